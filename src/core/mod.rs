@@ -1,0 +1,10 @@
+//! Board vocabulary shared by every variant: bit sets, geometries, sides, Zobrist keys.
+
+pub mod bitboard;
+pub mod color;
+pub mod geometry;
+pub mod zobrist;
+
+pub use bitboard::{BitBoard, Bits};
+pub use color::{Color, Kind, Piece};
+pub use geometry::{Board8, Board10, Board12, Direction, Geometry};

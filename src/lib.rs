@@ -1,0 +1,25 @@
+//! Rafle: a draughts engine.
+//!
+//! International draughts (FMJD rules) first; the national variants run on the same rules core.
+//! The library holds the rules (bitboards, move generation, notation) and the engine; the `rafle`
+//! binary is a thin command-line shell over it.
+//!
+//! ```
+//! use rafle::position::Position;
+//! use rafle::rules::International;
+//!
+//! let start = Position::<International>::start();
+//! assert_eq!(start.legal_moves().len(), 9);
+//! assert_eq!(rafle::perft::perft(&start, 3, Default::default()), 658);
+//! ```
+
+#![deny(missing_docs)]
+
+pub mod cli;
+pub mod core;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod perft;
+pub mod position;
+pub mod rules;

@@ -1,0 +1,231 @@
+//! Legal move generation, generic over the variant's [`Rules`] and monomorphised per side.
+//!
+//! Captures are compulsory (FMJD art. 4.2): when the side to move can capture, only captures are
+//! generated, and under the majority rule (art. 4.13) only those taking the most pieces.
+//! Quiet moves are produced with whole-board shifts; captures by a depth-first search over the
+//! capture routes (see [`captures`]).
+
+mod captures;
+
+use crate::core::{BitBoard, Color, Direction, Geometry};
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::rules::{BitsOf, Rules};
+
+/// Forward directions of the men of a side (White moves up, towards square 1).
+#[inline(always)]
+pub(crate) const fn forward(white: bool) -> [Direction; 2] {
+    if white {
+        [Direction::UpLeft, Direction::UpRight]
+    } else {
+        [Direction::DownLeft, Direction::DownRight]
+    }
+}
+
+/// The pieces seen from the side to move.
+#[derive(Clone, Copy)]
+pub(crate) struct Sides<B> {
+    pub men: B,
+    pub kings: B,
+    pub opponents: B,
+    pub empty: B,
+    pub promotion_row: B,
+}
+
+impl<B: BitBoard> Sides<B> {
+    #[inline(always)]
+    pub fn of<R: Rules<Geometry = G>, G: Geometry<Bits = B>>(
+        position: &Position<R>,
+        white: bool,
+    ) -> Self {
+        let (us, them) = if white {
+            (Color::White, Color::Black)
+        } else {
+            (Color::Black, Color::White)
+        };
+        Sides {
+            men: position.men(us),
+            kings: position.kings(us),
+            opponents: position.pieces(them),
+            empty: position.empty(),
+            promotion_row: Position::<R>::promotion_row(us),
+        }
+    }
+}
+
+/// First occupied square of `blockers` (a subset of a ray) seen from the ray's origin.
+#[inline(always)]
+pub(crate) fn nearest<G: Geometry>(blockers: G::Bits, direction: Direction) -> u32 {
+    if G::delta(direction) > 0 {
+        blockers.lowest()
+    } else {
+        blockers.highest()
+    }
+}
+
+/// The empty squares a king on `bit` reaches in `direction` before the first occupied square.
+#[inline(always)]
+pub(crate) fn king_reach<G: Geometry>(bit: u32, direction: Direction, empty: G::Bits) -> G::Bits {
+    let ray = G::RAYS[bit as usize][direction as usize];
+    let blockers = ray & !empty;
+    if blockers.is_empty() {
+        ray
+    } else {
+        let first = nearest::<G>(blockers, direction);
+        ray & !G::RAYS[first as usize][direction as usize] & !G::Bits::bit(first)
+    }
+}
+
+/// Generates every legal move of the side to move into `list` (which is cleared first).
+#[inline]
+pub fn generate<R: Rules>(position: &Position<R>, list: &mut MoveList<BitsOf<R>>) {
+    list.clear();
+    match position.side() {
+        Color::White => generate_side::<R, true>(position, list),
+        Color::Black => generate_side::<R, false>(position, list),
+    }
+}
+
+/// Generates the legal captures only (empty when the side to move has none).
+#[inline]
+pub fn generate_captures<R: Rules>(position: &Position<R>, list: &mut MoveList<BitsOf<R>>) {
+    list.clear();
+    match position.side() {
+        Color::White => captures::generate::<R, true>(&Sides::of(position, true), list, false),
+        Color::Black => captures::generate::<R, false>(&Sides::of(position, false), list, false),
+    }
+}
+
+/// Generates legal moves counting capture routes that differ only in order separately
+/// (the "keep-dup" convention of checkers literature and pydraughts).
+pub fn generate_keep_duplicates<R: Rules>(position: &Position<R>, list: &mut MoveList<BitsOf<R>>) {
+    list.clear();
+    let white = position.side() == Color::White;
+    let sides = Sides::of(position, white);
+    if white {
+        captures::generate::<R, true>(&sides, list, true);
+    } else {
+        captures::generate::<R, false>(&sides, list, true);
+    }
+    if list.is_empty() {
+        if white {
+            quiet_moves::<R, true>(&sides, list);
+        } else {
+            quiet_moves::<R, false>(&sides, list);
+        }
+    }
+}
+
+/// Whether the side to move has a capture (and so must capture).
+#[inline]
+pub fn has_capture<R: Rules>(position: &Position<R>) -> bool {
+    match position.side() {
+        Color::White => captures::exists::<R, true>(&Sides::of(position, true)),
+        Color::Black => captures::exists::<R, false>(&Sides::of(position, false)),
+    }
+}
+
+/// Number of legal moves, without building the list when there is no capture (bulk counting).
+#[inline]
+pub fn count<R: Rules>(position: &Position<R>) -> usize {
+    match position.side() {
+        Color::White => count_side::<R, true>(position),
+        Color::Black => count_side::<R, false>(position),
+    }
+}
+
+#[inline(always)]
+fn generate_side<R: Rules, const WHITE: bool>(
+    position: &Position<R>,
+    list: &mut MoveList<BitsOf<R>>,
+) {
+    let sides = Sides::of(position, WHITE);
+    if captures::exists::<R, WHITE>(&sides) {
+        captures::generate::<R, WHITE>(&sides, list, false);
+    } else {
+        quiet_moves::<R, WHITE>(&sides, list);
+    }
+}
+
+#[inline(always)]
+fn count_side<R: Rules, const WHITE: bool>(position: &Position<R>) -> usize {
+    let sides = Sides::of(position, WHITE);
+    if captures::exists::<R, WHITE>(&sides) {
+        let mut list = MoveList::new();
+        captures::generate::<R, WHITE>(&sides, &mut list, false);
+        return list.len();
+    }
+    let mut total = 0;
+    for direction in forward(WHITE) {
+        let delta = R::Geometry::delta(direction);
+        total += (sides.men.shift(delta) & sides.empty).count();
+    }
+    if sides.kings.any() {
+        for direction in Direction::ALL {
+            total += king_quiet_targets::<R::Geometry>(
+                sides.kings,
+                direction,
+                sides.empty,
+                R::FLYING_KINGS,
+            )
+            .count();
+        }
+    }
+    total as usize
+}
+
+/// Every square reached by some king of `kings` moving in `direction`: a fill along empty
+/// squares. Rays of two kings never overlap (the nearer king blocks the farther one), so the
+/// count of the fill equals the number of moves.
+#[inline(always)]
+fn king_quiet_targets<G: Geometry>(
+    kings: G::Bits,
+    direction: Direction,
+    empty: G::Bits,
+    flying: bool,
+) -> G::Bits {
+    let delta = G::delta(direction);
+    let mut frontier = kings.shift(delta) & empty;
+    if !flying {
+        return frontier;
+    }
+    let mut reached = G::Bits::EMPTY;
+    while frontier.any() {
+        reached |= frontier;
+        frontier = frontier.shift(delta) & empty;
+    }
+    reached
+}
+
+#[inline(always)]
+fn quiet_moves<R: Rules, const WHITE: bool>(
+    sides: &Sides<BitsOf<R>>,
+    list: &mut MoveList<BitsOf<R>>,
+) {
+    let no_capture = BitsOf::<R>::EMPTY;
+    for direction in forward(WHITE) {
+        let delta = R::Geometry::delta(direction);
+        let targets = sides.men.shift(delta) & sides.empty;
+        for to in targets.iter() {
+            let from = (to as i32 - delta) as u32;
+            let flags = if sides.promotion_row.has(to) {
+                Move::<BitsOf<R>>::PROMOTION
+            } else {
+                0
+            };
+            list.push(Move::new(from, to, no_capture, flags));
+        }
+    }
+    for from in sides.kings.iter() {
+        for direction in Direction::ALL {
+            let targets = if R::FLYING_KINGS {
+                king_reach::<R::Geometry>(from, direction, sides.empty)
+            } else {
+                BitsOf::<R>::bit(from).shift(R::Geometry::delta(direction)) & sides.empty
+            };
+            for to in targets.iter() {
+                list.push(Move::new(from, to, no_capture, Move::<BitsOf<R>>::KING));
+            }
+        }
+    }
+}

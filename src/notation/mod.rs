@@ -1,0 +1,10 @@
+//! Reading and writing positions and moves: PDN FEN, the Hub position string, move text.
+
+pub mod fen;
+pub mod hub;
+pub mod route;
+pub mod text;
+
+pub use fen::FenError;
+pub use hub::HubPositionError;
+pub use text::MoveError;

@@ -1,0 +1,236 @@
+//! Capture routes: the squares a capturing piece lands on, for the PDN long form.
+//!
+//! This is a deliberately plain, square-by-square walk of the capture rules, separate from the
+//! bitboard generator: it is only used on cold paths (writing and reading long notation), and the
+//! tests use it as a second, independent generator to check the fast one.
+
+use crate::core::{BitBoard, Color, Direction, Geometry};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::{BitsOf, CapturePrecedence, Rules};
+
+/// One capture route of one piece.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Route {
+    /// Bit of the capturing piece.
+    pub from: u32,
+    /// Bits of the captured pieces, in the order they are jumped.
+    pub captured: Vec<u32>,
+    /// Bits where the piece is after each capture: where it turns, or the square right behind the
+    /// piece it jumped when it goes straight on; the last one is the destination.
+    pub landings: Vec<u32>,
+    /// Whether the piece is crowned at the end.
+    pub promotes: bool,
+}
+
+impl Route {
+    /// Destination bit.
+    pub fn to(&self) -> u32 {
+        *self.landings.last().unwrap_or(&self.from)
+    }
+
+    /// The captured set.
+    pub fn captured_set<B: BitBoard>(&self) -> B {
+        self.captured
+            .iter()
+            .fold(B::EMPTY, |set, &bit| set | B::bit(bit))
+    }
+
+    /// Whether this route realises the move `mv`.
+    pub fn realises<B: BitBoard>(&self, mv: &Move<B>) -> bool {
+        u32::from(mv.from) == self.from
+            && u32::from(mv.to) == self.to()
+            && self.captured_set::<B>() == mv.captured
+    }
+}
+
+/// The square one step from `bit` in `direction`, if it is on the board.
+fn step<G: Geometry>(bit: u32, direction: Direction) -> Option<u32> {
+    let next = bit as i32 + G::delta(direction);
+    (next >= 0 && (next as u32) < G::USED_BITS && G::VALID.has(next as u32)).then_some(next as u32)
+}
+
+struct Walk<'a, R: Rules> {
+    position: &'a Position<R>,
+    us: Color,
+    from: u32,
+    routes: Vec<Route>,
+}
+
+impl<R: Rules> Walk<'_, R> {
+    fn is_empty(&self, bit: u32) -> bool {
+        bit == self.from || self.position.piece_at(bit).is_none()
+    }
+
+    fn is_target(&self, bit: u32, captured: &[u32]) -> bool {
+        !captured.contains(&bit)
+            && self
+                .position
+                .piece_at(bit)
+                .is_some_and(|piece| piece.color != self.us)
+    }
+
+    fn on_promotion_row(&self, bit: u32) -> bool {
+        Position::<R>::promotion_row(self.us).has(bit)
+    }
+
+    /// Every jump available from `at`: (direction, jumped bit, possible landing bits).
+    fn jumps(&self, at: u32, king: bool, captured: &[u32]) -> Vec<(Direction, u32, Vec<u32>)> {
+        let forward = match self.us {
+            Color::White => [Direction::UpLeft, Direction::UpRight],
+            Color::Black => [Direction::DownLeft, Direction::DownRight],
+        };
+        let mut found = Vec::new();
+        for direction in Direction::ALL {
+            if !king && !R::MEN_CAPTURE_BACKWARDS && !forward.contains(&direction) {
+                continue;
+            }
+            let flying = king && R::FLYING_KINGS;
+            let mut cursor = step::<R::Geometry>(at, direction);
+            if flying {
+                while let Some(bit) = cursor {
+                    if !self.is_empty(bit) {
+                        break;
+                    }
+                    cursor = step::<R::Geometry>(bit, direction);
+                }
+            }
+            let Some(jumped) = cursor else { continue };
+            if !self.is_target(jumped, captured) {
+                continue;
+            }
+            let mut landings = Vec::new();
+            let mut cursor = step::<R::Geometry>(jumped, direction);
+            while let Some(bit) = cursor {
+                if !self.is_empty(bit) {
+                    break;
+                }
+                landings.push(bit);
+                if !flying {
+                    break;
+                }
+                cursor = step::<R::Geometry>(bit, direction);
+            }
+            if !landings.is_empty() {
+                found.push((direction, jumped, landings));
+            }
+        }
+        found
+    }
+
+    /// Extends the route that reached `at` (having taken `captured`, stopping at `landings`).
+    /// `incoming` is the direction of the last jump and the square right behind the piece it took:
+    /// if the route goes on in that direction, that square is the one PDN writes.
+    fn extend(&mut self, at: u32, state: RouteState, incoming: Option<(Direction, u32)>) {
+        let RouteState {
+            king,
+            crowned,
+            captured,
+            landings,
+        } = state;
+        let jumps = self.jumps(at, king, &captured);
+        // A piece that can go on capturing must do so, and a king must land where it can.
+        let mut options = Vec::new();
+        for (direction, jumped, squares) in &jumps {
+            let mut after = captured.clone();
+            after.push(*jumped);
+            for &landing in squares {
+                let king_there =
+                    king || (R::CROWN_DURING_CAPTURE && self.on_promotion_row(landing));
+                let continues = !self.jumps(landing, king_there, &after).is_empty();
+                options.push((*direction, *jumped, landing, king_there, continues));
+            }
+        }
+        let any_continues = options.iter().any(|option| option.4);
+        for (direction, jumped, landing, king_there, continues) in options {
+            if any_continues && !continues {
+                continue;
+            }
+            let mut landings = landings.clone();
+            if let (Some((previous, behind)), Some(last)) = (incoming, landings.last_mut())
+                && previous == direction
+            {
+                *last = behind;
+            }
+            landings.push(landing);
+            let mut captured = captured.clone();
+            captured.push(jumped);
+            let crowned = crowned || (king_there && !king);
+            if continues {
+                let behind = step::<R::Geometry>(jumped, direction).expect("a landing exists");
+                let next = RouteState {
+                    king: king_there,
+                    crowned,
+                    captured,
+                    landings,
+                };
+                self.extend(landing, next, Some((direction, behind)));
+            } else {
+                self.routes.push(Route {
+                    from: self.from,
+                    captured,
+                    landings,
+                    promotes: crowned || (!king && self.on_promotion_row(landing)),
+                });
+            }
+        }
+    }
+}
+
+/// A route in progress.
+struct RouteState {
+    king: bool,
+    crowned: bool,
+    captured: Vec<u32>,
+    landings: Vec<u32>,
+}
+
+/// Every complete capture route of the side to move, before the precedence rules are applied,
+/// with routes that go straight on through different squares merged.
+pub fn all_routes<R: Rules>(position: &Position<R>) -> Vec<Route> {
+    let us = position.side();
+    let mut routes = Vec::new();
+    for from in position.pieces(us).iter() {
+        let king = position.kings(us).has(from);
+        let mut walk = Walk {
+            position,
+            us,
+            from,
+            routes: Vec::new(),
+        };
+        let state = RouteState {
+            king,
+            crowned: false,
+            captured: Vec::new(),
+            landings: Vec::new(),
+        };
+        walk.extend(from, state, None);
+        routes.extend(walk.routes);
+    }
+    routes.sort_by(|a, b| {
+        (a.from, &a.captured, &a.landings).cmp(&(b.from, &b.captured, &b.landings))
+    });
+    routes.dedup();
+    routes
+}
+
+/// The legal capture routes: [`all_routes`] with the variant's precedence rule applied.
+pub fn legal_routes<R: Rules>(position: &Position<R>) -> Vec<Route> {
+    let mut routes = all_routes(position);
+    if R::CAPTURE_PRECEDENCE == CapturePrecedence::MostPieces {
+        let most = routes.iter().map(|r| r.captured.len()).max().unwrap_or(0);
+        routes.retain(|r| r.captured.len() == most);
+    }
+    routes
+}
+
+/// The routes realising a legal move (empty for a quiet move).
+pub fn routes_of<R: Rules>(position: &Position<R>, mv: &Move<BitsOf<R>>) -> Vec<Route> {
+    if !mv.is_capture() {
+        return Vec::new();
+    }
+    legal_routes(position)
+        .into_iter()
+        .filter(|route| route.realises(mv))
+        .collect()
+}

@@ -1,0 +1,48 @@
+//! Shared helpers for the integration tests: the reference data files in `tests/data`.
+
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// Path of a file in `tests/data`.
+pub fn data_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("data")
+        .join(name)
+}
+
+/// The tab-separated rows of a data file, without comments and blank lines.
+pub fn rows(name: &str) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(data_path(name)).expect("data file is readable");
+    text.lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| line.split('\t').map(str::to_string).collect())
+        .collect()
+}
+
+/// One published perft number.
+#[derive(Debug, Clone)]
+pub struct PerftRow {
+    pub variant: String,
+    pub keep_duplicates: bool,
+    pub depth: u32,
+    pub nodes: u64,
+    pub fen: String,
+    pub source: String,
+}
+
+/// All rows of `tests/data/perft.tsv`.
+pub fn perft_rows() -> Vec<PerftRow> {
+    rows("perft.tsv")
+        .into_iter()
+        .map(|row| PerftRow {
+            variant: row[0].clone(),
+            keep_duplicates: row[1] == "keep-dup",
+            depth: row[2].parse().expect("depth"),
+            nodes: row[3].parse().expect("nodes"),
+            fen: row[4].clone(),
+            source: row[5].clone(),
+        })
+        .collect()
+}

@@ -1,0 +1,59 @@
+//! The perft / move generation inner loop allocates nothing: a counting global allocator sees no
+//! allocation while a perft runs (move lists are fixed-capacity arrays on the stack).
+
+use rafle::notation::fen;
+use rafle::perft::{Counting, perft};
+use rafle::position::Position;
+use rafle::rules::International;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct CountingAllocator;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded unchanged to the system allocator; the counter has no effect on
+// the memory handed out.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        // SAFETY: same contract as our caller's.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as our caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::SeqCst);
+        // SAFETY: same contract as our caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+#[test]
+fn perft_does_not_allocate() {
+    let positions = [
+        Position::<International>::start(),
+        fen::parse("B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46").expect("R178"),
+        fen::parse("W:W6,7,8,9,10:B41,42,43,44,45").expect("promotion"),
+    ];
+    for counting in [Counting::DropDuplicates, Counting::KeepDuplicates] {
+        for position in &positions {
+            let before = ALLOCATIONS.load(Ordering::SeqCst);
+            let leaves = perft(position, 5, counting);
+            let after = ALLOCATIONS.load(Ordering::SeqCst);
+            assert!(leaves > 0);
+            assert_eq!(
+                after - before,
+                0,
+                "allocations during perft of {position:?}"
+            );
+        }
+    }
+}
