@@ -24,6 +24,17 @@ pub enum CapturePrecedence {
     MostPieces,
 }
 
+/// How a game is won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// A player who cannot move (no pieces, or all blocked) has lost (FMJD art. 7.2).
+    Standard,
+    /// A player who cannot move has won (antidraughts, "losing" in Scan).
+    Losing,
+    /// As standard, and the first player to crown a king wins (Breakthrough).
+    FirstKingWins,
+}
+
 /// Draw rules of a variant, in moves per player. `None` switches a rule off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DrawRules {
@@ -63,6 +74,8 @@ pub trait Rules: Copy + Debug + Default + PartialEq + Eq + Hash + Send + Sync + 
     const CROWN_DURING_CAPTURE: bool;
     /// The draw rules of the game.
     const DRAW_RULES: DrawRules;
+    /// How the game is won.
+    const GOAL: Goal = Goal::Standard;
 
     /// The square number (the geometry's numbering, see [`crate::core::geometry`]) of a square
     /// written as the variant's players write it. Variants with algebraic or mirrored numbering
