@@ -17,6 +17,7 @@
 
 pub mod cli;
 pub mod core;
+pub mod game;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

@@ -1,0 +1,1 @@
+//! Endgame knowledge (placeholder).
