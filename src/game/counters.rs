@@ -237,6 +237,14 @@ impl<R: Rules> DrawCounters<R> {
         }
     }
 
+    /// Plies left before the rule of the current lone-king ending (art. 6.3 or 6.4) draws the game,
+    /// or `None` outside such endings (or when the variant has no such rule).
+    #[inline]
+    pub fn plies_until_ending_draw(&self) -> Option<u32> {
+        self.ending_limit()
+            .map(|(limit, _)| limit.saturating_sub(self.ending_plies()))
+    }
+
     /// Plies that may still be played before a counter rule draws the game, or `None` when no
     /// counter rule can end it from here without a capture or man move first.
     ///
@@ -248,9 +256,7 @@ impl<R: Rules> DrawCounters<R> {
         let king_moves = R::DRAW_RULES
             .king_moves
             .map(|moves| (2 * moves).saturating_sub(self.reversible_plies()));
-        let ending = self
-            .ending_limit()
-            .map(|(limit, _)| limit.saturating_sub(self.ending_plies()));
+        let ending = self.plies_until_ending_draw();
         match (king_moves, ending) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
