@@ -74,19 +74,23 @@ pub fn lone_king_verdict<R: Rules>(
     position: &Position<R>,
     counters: &DrawCounters<R>,
 ) -> Option<Verdict> {
-    if TypeId::of::<R>() != TypeId::of::<International>() || position.has_capture() {
+    if TypeId::of::<R>() != TypeId::of::<International>() {
         return None;
     }
+    // Material first (a few popcounts), then the capture test (a move-generator call).
     let is_lone =
         |color: Color| position.pieces(color).count() == 1 && position.kings(color).count() == 1;
     let lone = match (is_lone(Color::White), is_lone(Color::Black)) {
-        (true, true) => return king_against_king(position).then_some(Verdict::Draw),
+        (true, true) => {
+            let quiet = !position.has_capture();
+            return (quiet && king_against_king(position)).then_some(Verdict::Draw);
+        }
         (true, false) => Color::White,
         (false, true) => Color::Black,
         (false, false) => return None,
     };
     let strong = !lone;
-    if position.men(strong).any() {
+    if position.men(strong).any() || position.has_capture() {
         return None;
     }
     match position.kings(strong).count() {

@@ -249,3 +249,25 @@ fn from_pdn_gives_the_game_and_its_draw_state() {
     assert_eq!(game.ply_count(), 8);
     assert_eq!(game.draw_reason(), Some(DrawReason::Repetition));
 }
+
+#[test]
+fn random_input_never_panics() {
+    const ALPHABET: &[u8] = b"[]{}()\"\\;%$!?.*-x:/0123456789 \n\tKWBGameTyp\xc3\xa9";
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    for _ in 0..3000 {
+        let mut bytes = Vec::new();
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let length = (state % 60) as usize;
+        for _ in 0..length {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            bytes.push(ALPHABET[(state % ALPHABET.len() as u64) as usize]);
+        }
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = read_games::<I>(&text);
+        let _ = read_games::<I>(&format!("[FEN \"W:W31-50:B1-20\"]\n1. 32-28 {text} *"));
+    }
+}
