@@ -1,7 +1,7 @@
 //! The counters behind the draw rules of FMJD art. 6.2-6.4, updated in O(1) per move.
 //!
 //! Article numbers are those of Annex 1, "Official FMJD rules for international draughts",
-//! version November 2015; the limits themselves are variant data ([`DrawRules`]).
+//! version November 2015; the limits themselves are variant data ([`crate::rules::DrawRules`]).
 //!
 //! # When each counter starts and resets
 //!
@@ -13,7 +13,7 @@
 //!   count bounds repetition (art. 6.1): no position played before the last capture or man move can
 //!   occur again, so it is also how far back a repetition can reach.
 //! * **Art. 6.3 and 6.4, lone-king endings** ("the game is a draw after both players have each
-//!   played another sixteen [five] moves"): [`DrawCounters::ending_plies`] counts the plies played
+//!   played another sixteen (five) moves"): [`DrawCounters::ending_plies`] counts the plies played
 //!   since the current [`LoneKingEnding`] arose.
 //!   - The count starts at 0 in the position where the material of the article first appears; the
 //!     capture or promotion that creates it is not one of the "other" moves, so the draw comes

@@ -16,7 +16,9 @@
 //! --ignored --nocapture`):
 //!
 //! * **King against king, two or three kings against one are drawn in general.** The wins are
-//!   short tactics: at most 3, 8 and 16 plies. With the lone king to move three kings win 17 210
+//!   short tactics: at most 3, 8 and 16 plies to the capture of the last piece (13 plies for
+//!   three kings to the capture that starts art. 6.4's fresh count in a won position, which is
+//!   what the counters must allow). With the lone king to move three kings win 17 210
 //!   of 546 200 positions (3%); with the kings to move, 134 804 of 569 560 (mostly shots of 3 to
 //!   7 plies). So art. 6.3's 32 plies never cut a real win short, and three kings do not generally
 //!   beat a king, wherever it stands. (On 8x8 boards, Brazilian or Russian, three kings holding
@@ -323,6 +325,29 @@ mod tests {
         assert_eq!(exact("B:WK46:BK5", None), Some(Verdict::Win(Color::White)));
         // Art. 6.4 with 9 of its 10 plies played: no time for a 2-ply win.
         assert_eq!(exact("B:WK46:BK5", Some((9, 9))), Some(Verdict::Draw));
+        // A won three-kings position (a shot needing 5 plies or more): a win while the art. 6.3
+        // count leaves the plies it needs, a draw one ply short.
+        let shot = (1..=50u32)
+            .flat_map(|a| (a + 1..=50).map(move |b| (a, b)))
+            .flat_map(|(a, b)| (1..=50).map(move |lone| (a, b, lone)))
+            .find_map(|(a, b, lone)| {
+                let text = format!("W:WK{a},K{b},K50:BK{lone}");
+                let position = fen::parse::<I>(&text).ok()?;
+                let plies = tables.probe(&position)?.white?;
+                (plies >= 5 && !position.has_capture()).then_some((text, plies))
+            })
+            .expect("three kings have shots");
+        let (text, plies) = shot;
+        assert_eq!(
+            exact(&text, Some((0, 32 - plies))),
+            Some(Verdict::Win(Color::White)),
+            "{text}"
+        );
+        assert_eq!(
+            exact(&text, Some((0, 32 - plies + 1))),
+            Some(Verdict::Draw),
+            "{text}"
+        );
         // Four kings: beyond these tables, the rules answer.
         assert_eq!(
             exact("W:WK36,K47,K48,K49:BK5", None),

@@ -2,8 +2,15 @@
 //! against a lone king, both sides to move, with the distance to a forced win of either side.
 //!
 //! Built by retrograde analysis over our own move generator, so they follow the variant's rules
-//! exactly (compulsory and majority captures, flying or short kings). The draw rules are not part
-//! of the tables: [`KingTables::verdict`] compares the distances with the [`DrawCounters`].
+//! exactly (compulsory and majority captures, flying or short kings).
+//!
+//! The tables hold, for each side, the number of plies the draw counts must still allow for that
+//! side to win ([`Outcome`]): the plies to the capture or blockade of the last piece, or to a
+//! capture that changes the lone-king ending (three kings against one becoming two against one,
+//! art. 6.3 to 6.4) and so starts a fresh count in a position that is won within it. Within one
+//! article nothing restarts the count (two kings against one becoming king against king stays
+//! art. 6.4), so the distance runs on. [`KingTables::verdict`] compares these numbers with the
+//! [`DrawCounters`]; the result is exact for the material the tables hold.
 //!
 //! Size and time (international draughts): three kings against one are 1.96 million positions;
 //! the build of one to three kings, for both sides' wins, takes about 2 s in a release build on
@@ -25,13 +32,19 @@ const NOT_WON: u8 = u8::MAX;
 /// Not decided yet (during the build only).
 const UNKNOWN: u8 = u8::MAX - 1;
 
-/// What the tables say about a position: the plies to a forced win of each side, ignoring the
-/// draw rules (`None`: that side cannot force a win).
+/// What the tables say about a position, for each side: `Some(n)` when that side wins if the
+/// current draw count leaves it at least `n` plies (and not if fewer), `None` when it cannot force
+/// a win at all.
+///
+/// `n` is the distance, with best play, to the capture or blockade of every opposing piece, or to
+/// an earlier capture that starts a new article's count in a position won within that fresh count
+/// (see the module documentation). In international draughts every such fresh count is long
+/// enough, so `None` means a draw by theory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Outcome {
-    /// Plies until White captures or blocks every black piece, with best play.
+    /// Plies White needs.
     pub white: Option<u32>,
-    /// Plies until Black captures or blocks every white piece, with best play.
+    /// Plies Black needs.
     pub black: Option<u32>,
 }
 
@@ -113,9 +126,10 @@ impl<R: Rules> KingTables<R> {
     /// The verdict on a position: exact for the king-only endings the tables hold (a capture may
     /// be pending), and [`lone_king_verdict`] for the others.
     ///
-    /// A win is claimed when it comes within the plies the counters leave ([`DrawCounters::
-    /// plies_until_draw`]); a draw when neither side can force a win, or when the art. 6.4 count
-    /// (which no later move restarts) runs out before the win.
+    /// A win when the counters leave the winner the plies [`Outcome`] asks for; a draw when no side
+    /// can win, or when the count that binds runs out first. (The one inexact case, answered with
+    /// `None`: two kings against one where art. 6.2's count, not art. 6.4's, would run out first,
+    /// which only a set-up position can give: there a capture restarts art. 6.2 but not 6.4.)
     pub fn verdict(&self, position: &Position<R>, counters: &DrawCounters<R>) -> Option<Verdict> {
         let Some(outcome) = self.probe(position) else {
             return lone_king_verdict(position, counters);
@@ -130,13 +144,24 @@ impl<R: Rules> KingTables<R> {
             Some((winner, plies)) if left.is_none_or(|left| plies <= left) => {
                 Some(Verdict::Win(winner))
             }
-            Some((_, plies)) => {
-                let six_four = counters.ending() == Some(LoneKingEnding::TwoAgainstKing);
-                let ending_left = counters.plies_until_ending_draw();
-                (six_four && ending_left.is_some_and(|left| plies > left)).then_some(Verdict::Draw)
+            Some(_) => {
+                let two_against_king = counters.ending() == Some(LoneKingEnding::TwoAgainstKing);
+                let king_moves_bind = counters.plies_until_ending_draw() != left;
+                (!(two_against_king && king_moves_bind)).then_some(Verdict::Draw)
             }
         }
     }
+}
+
+/// Whether `plies` fit in the count that a new ending of this kind starts with.
+fn fits_fresh_count<R: Rules>(plies: u8, ending: Option<LoneKingEnding>) -> bool {
+    let rules = R::DRAW_RULES;
+    let moves = match ending {
+        Some(LoneKingEnding::ThreeAgainstKing) => rules.three_against_king,
+        Some(LoneKingEnding::TwoAgainstKing) => rules.two_against_king,
+        None => rules.king_moves,
+    };
+    moves.is_none_or(|moves| u32::from(plies) <= 2 * moves)
 }
 
 fn distance(value: u8) -> Option<u32> {
@@ -247,7 +272,16 @@ impl<R: Rules> Solver<R> {
                         0
                     } else {
                         let kings = after.kings(Color::White).count() as usize;
-                        smaller[kings - 1][index_of(&after)]
+                        let value = smaller[kings - 1][index_of(&after)];
+                        let ending = LoneKingEnding::of(&after);
+                        if ending == LoneKingEnding::of(&position) {
+                            value
+                        } else if value != NOT_WON && fits_fresh_count::<R>(value, ending) {
+                            // A new article's count starts with this capture, long enough.
+                            0
+                        } else {
+                            NOT_WON
+                        }
                     }
                 });
                 let best = if chooser {
