@@ -1,6 +1,8 @@
 //! The command-line interface: argument parsing and the subcommands' output. Each subcommand is a
 //! thin shell over the library.
 
+pub mod analyze;
+pub mod bench;
 mod perft;
 
 use clap::{Parser, Subcommand};
@@ -21,6 +23,12 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Search a position (default: the start position, 3 seconds) and print the best line.
+    Analyze(analyze::AnalyzeArgs),
+    /// Search fixed positions to a fixed depth; the node count is the search's signature.
+    Bench(bench::BenchArgs),
+    /// Speak the Hub protocol on stdin/stdout (for GUIs and lidraughts bots).
+    Hub,
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
     Perft(perft::PerftArgs),
 }
@@ -29,6 +37,9 @@ pub enum Command {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Analyze(args) => analyze::run(&args),
+        Command::Bench(args) => bench::run(&args),
+        Command::Hub => return crate::hub::run(),
         Command::Perft(args) => perft::run(&args),
     };
     match result {

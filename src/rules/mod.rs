@@ -138,6 +138,14 @@ impl Variant {
         }
     }
 
+    /// The name in the Hub `variant` parameter (Scan's `normal` for international).
+    pub const fn hub_name(self) -> &'static str {
+        match self {
+            Variant::International => "normal",
+            other => other.name(),
+        }
+    }
+
     /// Parses a variant name, accepting the aliases GUIs and pydraughts use.
     pub fn from_name(name: &str) -> Option<Variant> {
         match name.to_ascii_lowercase().as_str() {
