@@ -197,6 +197,17 @@ impl<R: Rules> Game<R> {
         &self.positions[first..]
     }
 
+    /// Hashes of the positions before the current one that it can still repeat (those since the
+    /// last capture or man move), oldest first: a search root's history
+    /// ([`crate::search::Root::history`]).
+    pub fn history_hashes(&self) -> Vec<u64> {
+        let history = self.reversible_history();
+        history[..history.len() - 1]
+            .iter()
+            .map(Position::hash)
+            .collect()
+    }
+
     /// How many times the current position has occurred with the same player to move, this time
     /// included (FMJD art. 6.1 draws at three).
     pub fn occurrences(&self) -> u32 {

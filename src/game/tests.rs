@@ -436,6 +436,20 @@ fn repetition_needs_the_same_player_to_move() {
 }
 
 #[test]
+fn history_hashes_match_the_search_root() {
+    let mut g = game("W:WK46,K50,47:BK1,K3,6,15");
+    shuffle(&mut g, 1);
+    g.play_text("47-42").expect("legal");
+    g.play_text("15-20").expect("legal");
+    shuffle(&mut g, 1);
+    g.play_text("50-44").expect("legal");
+    let root = crate::search::Root::after_moves(*g.start(), g.moves());
+    assert_eq!(root.position, *g.position());
+    assert_eq!(g.history_hashes(), root.history);
+    assert_eq!(g.history_hashes().len(), 5);
+}
+
+#[test]
 fn man_move_cuts_the_repetition_window() {
     let mut g = game("W:WK46,K50,45:BK1,K3,6");
     shuffle(&mut g, 1);
