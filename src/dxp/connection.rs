@@ -31,6 +31,8 @@ pub(crate) enum Event {
         text: String,
         /// What is wrong with it.
         error: String,
+        /// The message type is unknown (it may be an extension: the game can go on).
+        unknown_type: bool,
     },
     /// The peer closed the connection, or it broke.
     Closed(String),
@@ -133,7 +135,7 @@ impl Connection {
         let event = event.unwrap_or_else(|| Event::Closed("event channel closed".to_string()));
         match &event {
             Event::Message(message) => log::debug!("{} < {message}", self.peer),
-            Event::Malformed { text, error } => {
+            Event::Malformed { text, error, .. } => {
                 log::warn!("{}: bad message '{text}': {error}", self.peer);
             }
             Event::Closed(reason) => {
@@ -185,6 +187,7 @@ fn read_loop(stream: &mut TcpStream, events: &Sender<Event>) {
                     Err(DecodeError::Empty) => continue,
                     Err(error) => Event::Malformed {
                         text: quote(&bytes),
+                        unknown_type: matches!(error, DecodeError::UnknownType(_)),
                         error: error.to_string(),
                     },
                 },
@@ -194,6 +197,7 @@ fn read_loop(stream: &mut TcpStream, events: &Sender<Event>) {
                         "more than {} bytes without a NUL",
                         super::framing::MAX_FRAME_BYTES
                     ),
+                    unknown_type: false,
                 },
             };
             if events.send(event).is_err() {

@@ -256,7 +256,7 @@ impl DxpPeer {
             match self.conn.next(Some(deadline)) {
                 None => return Err(PeerError::Timeout(waiting_for)),
                 Some(Event::Message(message)) => return Ok(message),
-                Some(Event::Malformed { text, error }) => {
+                Some(Event::Malformed { text, error, .. }) => {
                     return Err(PeerError::Protocol(format!(
                         "bad message '{text}': {error}"
                     )));

@@ -102,7 +102,7 @@ impl<'o> Player<'o> {
                         }
                         continue;
                     }
-                    Some(Event::Malformed { text, error }) => {
+                    Some(Event::Malformed { text, error, .. }) => {
                         conn.chat(&format!("error: bad message '{text}': {error}"));
                         if text.starts_with('R') {
                             // The initiator waits for an answer to its request.
@@ -286,7 +286,7 @@ impl<'o> Player<'o> {
                         return None;
                     }
                 }
-                Some(Event::Malformed { text, error }) => {
+                Some(Event::Malformed { text, error, .. }) => {
                     conn.chat(&format!("error: bad message '{text}': {error}"));
                 }
                 Some(Event::Message(other)) => outside_game(conn, &other),
@@ -419,7 +419,17 @@ impl Game<'_, '_> {
             let over = match event {
                 Event::SearchDone { id, outcome } => self.search_done(id, *outcome),
                 Event::Message(message) => self.message(message),
-                Event::Malformed { text, error } => {
+                Event::Malformed {
+                    text,
+                    error,
+                    unknown_type: true,
+                } => {
+                    // Perhaps an extension of a newer peer: say so, and play on.
+                    self.conn
+                        .chat(&format!("error: {error} ('{text}') ignored"));
+                    None
+                }
+                Event::Malformed { text, error, .. } => {
                     Some(self.protocol_error(&format!("bad message '{text}': {error}")))
                 }
                 Event::Closed(reason) => {
