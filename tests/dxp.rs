@@ -23,28 +23,45 @@ const SPLIT_PAUSE: Duration = Duration::from_millis(30);
 struct Rafle {
     child: Child,
     lines: Receiver<String>,
+    /// stderr lines, when the process logs.
+    log: Option<Receiver<String>>,
+}
+
+/// The lines of a pipe, on a channel.
+fn line_channel(pipe: impl Read + Send + 'static) -> Receiver<String> {
+    let (sender, lines) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(pipe).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    lines
 }
 
 impl Rafle {
     fn start(args: &[&str]) -> Rafle {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rafle"))
-            .arg("dxp")
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("rafle starts");
-        let stdout = child.stdout.take().expect("stdout");
-        let (sender, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Rafle { child, lines }
+        Self::spawn(args, None)
+    }
+
+    /// Starts rafle with `RUST_LOG=<filter>`, keeping its stderr.
+    fn start_logged(args: &[&str], filter: &str) -> Rafle {
+        Self::spawn(args, Some(filter))
+    }
+
+    fn spawn(args: &[&str], log_filter: Option<&str>) -> Rafle {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_rafle"));
+        command.arg("dxp").args(args).stdout(Stdio::piped());
+        match log_filter {
+            Some(filter) => command.env("RUST_LOG", filter).stderr(Stdio::piped()),
+            None => command.stderr(Stdio::null()),
+        };
+        let mut child = command.spawn().expect("rafle starts");
+        let lines = line_channel(child.stdout.take().expect("stdout"));
+        let log = child.stderr.take().map(line_channel);
+        Rafle { child, lines, log }
     }
 
     /// Starts a listener on an ephemeral loopback port and returns it with its address.
@@ -67,7 +84,13 @@ impl Rafle {
     }
 
     /// Every remaining stdout line, once the process has ended.
-    fn finish(mut self) -> (bool, Vec<String>) {
+    fn finish(self) -> (bool, Vec<String>) {
+        let (ok, lines, _) = self.finish_logged();
+        (ok, lines)
+    }
+
+    /// Exit success, the remaining stdout lines and the stderr lines (if logged).
+    fn finish_logged(mut self) -> (bool, Vec<String>, Vec<String>) {
         let deadline = Instant::now() + REPLY_TIMEOUT;
         let status = loop {
             if let Some(status) = self.child.try_wait().expect("wait") {
@@ -76,8 +99,18 @@ impl Rafle {
             assert!(Instant::now() < deadline, "rafle did not exit");
             std::thread::sleep(Duration::from_millis(20));
         };
-        (status.success(), self.lines.try_iter().collect())
+        let log = self.log.as_ref().map(drain).unwrap_or_default();
+        (status.success(), drain(&self.lines), log)
     }
+}
+
+/// The lines of a channel until its reader thread hangs up (the pipe's end).
+fn drain(lines: &Receiver<String>) -> Vec<String> {
+    let mut all = Vec::new();
+    while let Ok(line) = lines.recv_timeout(REPLY_TIMEOUT) {
+        all.push(line);
+    }
+    all
 }
 
 impl Drop for Rafle {
@@ -126,6 +159,51 @@ fn rafle_follower_against_rafle_initiator() {
     }
     assert!(initiator_summary.starts_with("games 2"));
     assert!(follower_summary.starts_with("games 2"));
+}
+
+#[test]
+fn pondering_on_the_opponents_time() {
+    // A fixed time per move, so that a ponder search is still running when the reply comes.
+    let (ponderer, address) = {
+        let rafle = Rafle::start_logged(
+            &[
+                "--listen",
+                "127.0.0.1:0",
+                "--ponder",
+                "--move-time",
+                "0.05",
+                "--games",
+                "1",
+            ],
+            "rafle::dxp=debug",
+        );
+        let first = rafle.line();
+        let address = first["listening on ".len()..].to_string();
+        (rafle, address)
+    };
+    // Twice the men: the game is decided in some 50 plies (without the FMJD counting rules, an
+    // even game between equals may shuffle kings for a long time).
+    let opponent = Rafle::start(&[
+        "--connect",
+        &address,
+        "--move-time",
+        "0.05",
+        "--games",
+        "1",
+        "--fen",
+        "W:W26-45:B1-10",
+        "--color",
+        "black",
+    ]);
+    let (ok, lines) = opponent.finish();
+    assert!(ok, "{lines:?}");
+    let (ok, lines, log) = ponderer.finish_logged();
+    assert!(ok, "{lines:?}");
+    let (games, _) = reports(&lines);
+    assert_regular(games[0]);
+    let hits = log.iter().filter(|l| l.contains("ponder hit")).count();
+    let moves = log.iter().filter(|l| l.contains(": we play ")).count();
+    assert!(hits > 0, "no ponder hit in {moves} moves");
 }
 
 #[test]
@@ -555,4 +633,25 @@ fn pydraughts_dxp_engine_plays_a_game() {
     assert!(stdout.contains("game 1: ok"), "{stdout}");
     let (ok, lines) = rafle.finish();
     assert!(ok, "{lines:?}");
+}
+
+#[test]
+fn silent_peers_are_given_up() {
+    let (_rafle, address) = Rafle::listen(&["--depth", "1", "--idle-timeout", "1"]);
+    // Connected, but no game request: the connection is closed after the idle timeout.
+    let mut script = Script::connect(&address);
+    assert!(script.closed_by_rafle());
+    // A game without time (as pydraughts asks by default) in which we never move.
+    let mut script = Script::connect(&address);
+    script.send(&request('Z', None).replacen("005000", "000000", 1));
+    script.expect("A");
+    assert!(script.expect("C").contains("abandoned"));
+    assert_eq!(script.next(), "E01");
+    script.send("E00");
+    assert!(script.closed_by_rafle());
+    // And the listener still serves.
+    let mut script = Script::connect(&address);
+    script.send(&request('W', None));
+    script.expect("A");
+    script.expect("M");
 }

@@ -103,6 +103,10 @@ pub struct DxpArgs {
     /// Seconds past its clock a timed opponent may take for a move before it loses on time.
     #[arg(long, default_value_t = 60)]
     pub grace: u64,
+    /// Seconds a silent peer is waited for where no clock applies (between games, or for the
+    /// move of a peer whose game request gave no time) before the connection is given up.
+    #[arg(long, default_value_t = 1800, value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_timeout: u64,
     /// Rules (DXP knows international draughts only).
     #[arg(long, default_value = "international")]
     pub variant: Variant,
@@ -176,6 +180,7 @@ pub fn options(args: &DxpArgs) -> Result<Options, String> {
         hash_mb: args.hash as usize,
         ponder: args.ponder,
         grace: Duration::from_secs(args.grace),
+        idle_timeout: Duration::from_secs(args.idle_timeout),
         ..defaults
     })
 }

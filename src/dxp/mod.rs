@@ -81,6 +81,9 @@ pub struct Options {
     pub accept_timeout: Duration,
     /// How long past its clock a timed peer may take for a move before it loses on time.
     pub grace: Duration,
+    /// How long a silent peer is waited for where no clock applies (a follower between games,
+    /// an untimed peer's move) before the connection is given up.
+    pub idle_timeout: Duration,
 }
 
 impl Default for Options {
@@ -99,6 +102,7 @@ impl Default for Options {
             ponder: false,
             accept_timeout: Duration::from_secs(60),
             grace: Duration::from_secs(60),
+            idle_timeout: Duration::from_secs(30 * 60),
         }
     }
 }

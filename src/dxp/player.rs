@@ -90,8 +90,16 @@ impl<'o> Player<'o> {
             }
             let request = match pending.take() {
                 Some(request) => request,
-                None => match conn.next(None) {
-                    None | Some(Event::Closed(_)) => return SessionEnd::Connection,
+                None => match conn.next(Some(Instant::now() + self.options.idle_timeout)) {
+                    None => {
+                        log::warn!(
+                            "{}: no game request for {:?}; closing",
+                            conn.peer(),
+                            self.options.idle_timeout
+                        );
+                        return SessionEnd::Connection;
+                    }
+                    Some(Event::Closed(_)) => return SessionEnd::Connection,
                     Some(Event::Message(Message::GameRequest(request))) => request,
                     Some(Event::Message(Message::GameEnd(end))) => {
                         // An acknowledgement, or a second GAMEEND (pydraughts sends one on quit):
@@ -414,7 +422,7 @@ impl Game<'_, '_> {
                 self.start_search(None);
             }
             let Some(event) = self.conn.next(self.peer_deadline()) else {
-                return self.peer_out_of_time();
+                return self.peer_silent();
             };
             let over = match event {
                 Event::SearchDone { id, outcome } => self.search_done(id, *outcome),
@@ -453,11 +461,19 @@ impl Game<'_, '_> {
         }
     }
 
-    /// When the peer must have moved: its clock plus the grace period (`None`: no limit).
+    /// When the peer must have moved: its clock plus the grace period, or the idle timeout for
+    /// an untimed peer (`None` on our turn).
     fn peer_deadline(&self) -> Option<Instant> {
+        if self.record.side() == self.ours {
+            return None;
+        }
         let peer = &self.clocks[(!self.ours).index()];
-        (self.record.side() != self.ours && peer.is_timed())
-            .then(|| self.turn_started + peer.left() + self.player.options.grace)
+        let options = self.player.options;
+        Some(if peer.is_timed() {
+            self.turn_started + peer.left() + options.grace
+        } else {
+            self.turn_started + options.idle_timeout
+        })
     }
 
     fn limits(&self) -> Limits {
@@ -778,14 +794,28 @@ impl Game<'_, '_> {
         )
     }
 
-    fn peer_out_of_time(&mut self) -> GameOver {
-        let what = "no move within the time control (and the grace period)";
-        log::warn!("{}: {what}", self.conn.peer());
-        self.conn.chat(&format!("error: {what}"));
+    /// The peer did not move by its deadline: a timed peer loses on time; an untimed one is
+    /// given up (no result, and no further game on this connection).
+    fn peer_silent(&mut self) -> GameOver {
+        if self.clocks[(!self.ours).index()].is_timed() {
+            let what = "no move within the time control and the grace period";
+            log::warn!("{}: {what}", self.conn.peer());
+            self.conn.chat(&format!("error: {what}"));
+            return self.end(
+                EndReason::SenderWins,
+                GameOutcome::Win,
+                "the peer lost on time".to_string(),
+            );
+        }
+        let what = format!("no move for {:?}", self.player.options.idle_timeout);
+        log::warn!("{}: {what}; giving up", self.conn.peer());
+        self.conn
+            .chat(&format!("error: {what}; the game is abandoned"));
+        self.last = true;
         self.end(
-            EndReason::SenderWins,
-            GameOutcome::Win,
-            "the peer lost on time".to_string(),
+            EndReason::Unknown,
+            GameOutcome::Unknown,
+            format!("the peer went silent ({what})"),
         )
     }
 
