@@ -1,12 +1,9 @@
-//! The game as DXP plays it: start position, moves, and the adjudication that decides when a game
-//! is over.
-//!
-//! Adjudication sits behind [`Record::result`] so that it follows the rules of the rest of the
-//! engine. For now it knows the two ends every rule set has (no legal move loses, FMJD art. 7.2;
-//! the third repetition of a position draws, art. 6.1); the counting rules of art. 6.2-6.4 come
-//! with the game module (`crate::game`), which this record will wrap.
+//! The game as DXP plays it: the game record of [`crate::game`] (moves, positions, FMJD draw
+//! counters and adjudication) with what the DXP loop needs around it: search roots, take-backs by
+//! DXP move number, and verdicts as text.
 
 use crate::core::Color;
+use crate::game::Game;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{BitsOf, International, Rules};
@@ -24,30 +21,25 @@ pub(crate) struct Verdict {
     pub reason: String,
 }
 
-/// A game: its start and the positions after each move.
+/// A game in progress.
 #[derive(Clone, Debug)]
 pub(crate) struct Record {
-    /// `positions[0]` is the start, `positions[i]` the position after `i` moves.
-    positions: Vec<Position<Dxp>>,
-    moves: Vec<DxpMove>,
+    game: Game<Dxp>,
 }
 
 impl Record {
     pub(crate) fn new(start: Position<Dxp>) -> Self {
         Record {
-            positions: vec![start],
-            moves: Vec::new(),
+            game: Game::new(start),
         }
     }
 
     pub(crate) fn start(&self) -> &Position<Dxp> {
-        &self.positions[0]
+        self.game.start()
     }
 
     pub(crate) fn position(&self) -> &Position<Dxp> {
-        self.positions
-            .last()
-            .expect("a record has a start position")
+        self.game.position()
     }
 
     pub(crate) fn side(&self) -> Color {
@@ -55,29 +47,32 @@ impl Record {
     }
 
     pub(crate) fn ply_count(&self) -> usize {
-        self.moves.len()
+        self.game.ply_count()
     }
 
     pub(crate) fn moves(&self) -> &[DxpMove] {
-        &self.moves
+        self.game.moves()
     }
 
-    /// Plays a move that is legal in the current position.
+    /// Plays a move, which the caller resolved against the legal moves.
     pub(crate) fn play(&mut self, mv: &DxpMove) {
-        let next = self.position().play(mv);
-        self.moves.push(*mv);
-        self.positions.push(next);
+        if let Err(error) = self.game.play(mv) {
+            debug_assert!(false, "{error}");
+            log::error!("{error}");
+        }
     }
 
     /// Takes the game back to ply `ply` (no change if it is already there or before).
     pub(crate) fn truncate(&mut self, ply: usize) {
-        self.moves.truncate(ply);
-        self.positions.truncate(ply + 1);
+        while self.game.ply_count() > ply && self.game.undo().is_some() {}
     }
 
     /// The search root: the current position and the positions that it can still repeat.
     pub(crate) fn root(&self) -> Root<Dxp> {
-        Root::after_moves(*self.start(), &self.moves)
+        Root {
+            position: *self.position(),
+            history: self.game.history_hashes(),
+        }
     }
 
     /// The root after one more (legal) move, for pondering on the expected reply.
@@ -95,48 +90,14 @@ impl Record {
         usize::try_from(from_first_mover - offset).ok()
     }
 
-    /// The end of the game by the rules in the current position, if it is over.
+    /// The end of the game by the rules (FMJD art. 6 and 7) in the current position, if it is
+    /// over.
     pub(crate) fn result(&self) -> Option<Verdict> {
-        adjudicate(self)
+        self.game.result().map(|result| Verdict {
+            winner: result.winner,
+            reason: result.reason.to_string(),
+        })
     }
-}
-
-/// The rules' verdict on the current position of `record`, `None` while the game goes on.
-fn adjudicate(record: &Record) -> Option<Verdict> {
-    let position = record.position();
-    let side = position.side();
-    if position.legal_moves().is_empty() {
-        let reason = if position.pieces(side) == BitsOf::<Dxp>::default() {
-            format!("{side} has no pieces left")
-        } else {
-            format!("{side} is blocked")
-        };
-        return Some(Verdict {
-            winner: Some(!side),
-            reason,
-        });
-    }
-    // Art. 6.1: the third occurrence with the same player to move. Positions can only recur
-    // since the last capture or man move.
-    let mut occurrences = 1;
-    for ply in (0..record.moves.len()).rev() {
-        if record.moves[ply].is_irreversible() {
-            break;
-        }
-        let earlier = &record.positions[ply];
-        if (record.moves.len() - ply) % 2 == 0 && earlier == position {
-            occurrences += 1;
-        }
-    }
-    if let Some(limit) = Dxp::DRAW_RULES.repetitions
-        && occurrences >= limit
-    {
-        return Some(Verdict {
-            winner: None,
-            reason: "draw by threefold repetition".to_string(),
-        });
-    }
-    None
 }
 
 #[cfg(test)]
