@@ -655,3 +655,22 @@ fn silent_peers_are_given_up() {
     script.expect("A");
     script.expect("M");
 }
+
+#[test]
+fn a_game_cut_by_a_disconnect_counts_towards_the_games_limit() {
+    let (rafle, address) = Rafle::listen(&["--depth", "1", "--games", "1"]);
+    let mut script = Script::connect(&address);
+    script.send(&request('W', None));
+    script.expect("A");
+    script.expect("M");
+    drop(script);
+    let (ok, lines) = rafle.finish();
+    assert!(ok, "{lines:?}");
+    let (games, summary) = reports(&lines);
+    assert!(
+        games[0].contains('*') && games[0].contains("connection lost"),
+        "{}",
+        games[0]
+    );
+    assert_eq!(summary, "games 1 wins 0 draws 0 losses 0 unknown 1");
+}

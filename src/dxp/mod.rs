@@ -109,7 +109,7 @@ impl Default for Options {
 
 /// A game's result from our side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum GameOutcome {
     /// We won.
     Win,
     /// A draw.
@@ -134,7 +134,7 @@ pub struct GameReport {
     /// Moves played.
     pub moves: Vec<Move<BitsOf<International>>>,
     /// Result for us.
-    pub outcome: Outcome,
+    pub outcome: GameOutcome,
     /// Why the game ended.
     pub reason: String,
 }
@@ -142,10 +142,10 @@ pub struct GameReport {
 impl fmt::Display for GameReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let result = match (self.outcome, self.ours) {
-            (Outcome::Win, Color::White) | (Outcome::Loss, Color::Black) => "2-0",
-            (Outcome::Win, Color::Black) | (Outcome::Loss, Color::White) => "0-2",
-            (Outcome::Draw, _) => "1-1",
-            (Outcome::Unknown, _) => "*",
+            (GameOutcome::Win, Color::White) | (GameOutcome::Loss, Color::Black) => "2-0",
+            (GameOutcome::Win, Color::Black) | (GameOutcome::Loss, Color::White) => "0-2",
+            (GameOutcome::Draw, _) => "1-1",
+            (GameOutcome::Unknown, _) => "*",
         };
         write!(
             f,
@@ -173,12 +173,12 @@ pub struct Summary {
 }
 
 impl Summary {
-    fn add(&mut self, outcome: Outcome) {
+    fn add(&mut self, outcome: GameOutcome) {
         match outcome {
-            Outcome::Win => self.wins += 1,
-            Outcome::Draw => self.draws += 1,
-            Outcome::Loss => self.losses += 1,
-            Outcome::Unknown => self.unknown += 1,
+            GameOutcome::Win => self.wins += 1,
+            GameOutcome::Draw => self.draws += 1,
+            GameOutcome::Loss => self.losses += 1,
+            GameOutcome::Unknown => self.unknown += 1,
         }
     }
 

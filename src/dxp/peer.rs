@@ -236,6 +236,11 @@ impl DxpPeer {
         }
     }
 
+    /// Closes the connection (dropping the peer does the same).
+    pub fn close(mut self) {
+        self.conn.close();
+    }
+
     /// Sends a chat line.
     ///
     /// # Errors

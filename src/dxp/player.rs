@@ -11,7 +11,7 @@ use super::message::{
     MoveMessage, VERSION, board_of, position_from_board,
 };
 use super::record::{Dxp, DxpMove, Record, Verdict};
-use super::{GameReport, Options, Outcome as GameOutcome, Role};
+use super::{GameOutcome, GameReport, Options, Role};
 use crate::core::Color;
 use crate::notation::{fen, text};
 use crate::position::Position;
@@ -21,6 +21,8 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+/// Minutes on our clock in games without a time control (neither in the request nor `--time`).
+const UNTIMED_MINUTES: u64 = 5;
 /// How long we wait for the peer's GAMEEND after ours before going on without it.
 const ACK_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -178,10 +180,7 @@ impl<'o> Player<'o> {
                 opponent: request.initiator.clone(),
             };
             let over = self.play(conn, setup);
-            if over.closed {
-                return SessionEnd::Connection;
-            }
-            if over.stop {
+            if over.closed || over.stop {
                 return self.limit_reached();
             }
             pending = over.pending;
@@ -195,9 +194,14 @@ impl<'o> Player<'o> {
         }));
     }
 
+    /// Our clock from the options (`--time`, `--moves`); with no time there, a clock of
+    /// [`UNTIMED_MINUTES`] for the whole game paces our searches.
     fn default_clock(&self) -> SideClock {
+        if self.options.minutes == 0 {
+            return SideClock::new(Duration::from_secs(60 * UNTIMED_MINUTES), 0);
+        }
         SideClock::new(
-            Duration::from_secs(60 * u64::from(self.options.minutes.max(1))),
+            Duration::from_secs(60 * u64::from(self.options.minutes)),
             u32::from(self.options.moves),
         )
     }
@@ -242,20 +246,16 @@ impl<'o> Player<'o> {
                 conn.peer(),
                 accept.follower
             );
-            let clock = if self.options.minutes > 0 {
-                self.default_clock()
+            let our_clock = self.default_clock();
+            let their_clock = if self.options.minutes > 0 {
+                our_clock
             } else {
                 SideClock::untimed()
-            };
-            let our_clock = if clock.is_timed() {
-                clock
-            } else {
-                self.default_clock()
             };
             let setup = GameSetup {
                 start,
                 ours,
-                clocks: clocks_for(ours, our_clock, clock),
+                clocks: clocks_for(ours, our_clock, their_clock),
                 opponent: accept.follower,
             };
             let over = self.play(conn, setup);
