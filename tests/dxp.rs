@@ -674,3 +674,79 @@ fn a_game_cut_by_a_disconnect_counts_towards_the_games_limit() {
     );
     assert_eq!(summary, "games 1 wins 0 draws 0 losses 0 unknown 1");
 }
+
+#[test]
+fn remote_engine_plays_games_for_a_referee() {
+    use rafle::dxp::RemoteEngine;
+    use rafle::dxp::message::EndReason;
+    use rafle::game::Game;
+    use rafle::search::{Engine, Limits, Mode, Root, SearchControl};
+
+    let (rafle, address) = Rafle::listen(&["--depth", "1", "--games", "2"]);
+    let mut remote = RemoteEngine::new(&address, "Referee", 1);
+    let local = Engine::<International>::new(16, 1);
+    let limits = Limits {
+        // Stronger than the remote engine, so that our side makes the last move (which the
+        // remote engine must still be told).
+        depth: Some(3),
+        ..Limits::default()
+    };
+    let mut results = Vec::new();
+    for game_number in 0..2 {
+        // The remote engine plays Black in the first game, White in the second; a two-ply
+        // opening is played before its first turn in the second game.
+        let mut game = Game::<International>::new(Position::start());
+        let remote_color = if game_number == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if game_number == 1 {
+            game.play_text("32-28").expect("legal");
+            game.play_text("19-23").expect("legal");
+        }
+        let result = loop {
+            if let Some(result) = game.result() {
+                break result.winner;
+            }
+            if game.position().side() == remote_color {
+                match remote
+                    .think(game.start(), game.moves(), 0, REPLY_TIMEOUT)
+                    .expect("a reply")
+                {
+                    PeerEvent::Move { mv, .. } => game.play(&mv).expect("legal"),
+                    PeerEvent::GameEnd(end) => panic!("the remote ended the game: {end:?}"),
+                }
+            } else {
+                let root = Root {
+                    position: *game.position(),
+                    history: game.history_hashes(),
+                };
+                let outcome =
+                    local.search(&root, &limits, Mode::Think, &SearchControl::new(), |_| {});
+                game.play(&outcome.best.expect("a move")).expect("legal");
+            }
+            assert!(game.ply_count() < 2000, "the game does not end");
+        };
+        let reason = match result {
+            None => EndReason::Draw,
+            Some(winner) if winner == remote_color => EndReason::SenderLoses,
+            Some(_) => EndReason::SenderWins,
+        };
+        // Rafle sees the end too (it gets the last move if it was ours) and sends its own
+        // GAMEEND, which crosses ours.
+        remote.end_game(game.moves(), reason, game_number == 1);
+        results.push(result);
+    }
+    drop(remote);
+    let (ok, lines) = rafle.finish();
+    assert!(ok, "{lines:?}");
+    let (games, summary) = reports(&lines);
+    assert_eq!(games.len(), 2, "{lines:?}");
+    assert!(games[0].contains("we play black"));
+    assert!(games[1].contains("we play white"));
+    for game in games {
+        assert_regular(game);
+    }
+    assert!(summary.starts_with("games 2"), "{summary}");
+}

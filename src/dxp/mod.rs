@@ -5,8 +5,9 @@
 //! * [`framing`]: NUL-terminated frames out of a byte stream (glued and split reads, bounded).
 //! * [`listen`] and [`connect`]: the engine playing games, as initiator (it sends the game
 //!   requests) or follower (it answers them), on either end of the TCP connection.
-//! * [`DxpPeer`]: a client for programs that drive a remote DXP engine themselves (`rafle match`
-//!   plays DXP engines through it).
+//! * [`DxpPeer`]: a client for programs that drive a remote DXP engine themselves, message by
+//!   message; [`RemoteEngine`] on top of it asks for moves with the whole game so far, as a
+//!   referee does (`rafle match` plays DXP engines through it).
 //!
 //! Beyond Scan, no input ends the program: a malformed or out-of-order message, an unknown type or
 //! an illegal move gets a chat `error: ...`, a log line and, during a game, a GAMEEND; a peer that
@@ -19,8 +20,10 @@ pub mod message;
 mod peer;
 mod player;
 mod record;
+mod remote;
 
 pub use peer::{DxpPeer, PeerError, PeerEvent};
+pub use remote::RemoteEngine;
 
 use crate::core::Color;
 use crate::moves::Move;
