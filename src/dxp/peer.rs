@@ -281,6 +281,10 @@ impl DxpPeer {
                 Ok(())
             }
             Message::BackRequest(_) => self.send(&Message::BackAccept(BackAnswer::NotSupported)),
+            Message::GameAccept(_) | Message::BackAccept(_) => {
+                log::info!("{}: stray '{message}' ignored", self.conn.peer());
+                Ok(())
+            }
             other => Err(PeerError::Protocol(format!("unexpected message '{other}'"))),
         }
     }
