@@ -750,3 +750,38 @@ fn remote_engine_plays_games_for_a_referee() {
     }
     assert!(summary.starts_with("games 2"), "{summary}");
 }
+
+#[test]
+fn random_bytes_neither_crash_nor_stop_the_follower() {
+    let (mut rafle, address) = follower();
+    let mut script = Script::connect(&address);
+    // Deterministic noise (xorshift): 400 frames of random bytes, NULs between them.
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut noise = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut bytes = Vec::new();
+    for _ in 0..400 {
+        let length = 1 + noise() % 150;
+        bytes.extend((0..length).map(|_| (noise() % 255) as u8 + 1));
+        bytes.push(0);
+    }
+    script.send_bytes(&bytes);
+    // Rafle answered with chats (and refusals); then it still accepts a game.
+    script.send(&request('Z', None));
+    let deadline = Instant::now() + REPLY_TIMEOUT;
+    while !script.next().starts_with("ARafle") {
+        assert!(Instant::now() < deadline, "no acceptance");
+    }
+    script.send("E01");
+    while script.next() != "E01" {
+        assert!(Instant::now() < deadline, "no acknowledgement");
+    }
+    assert!(
+        rafle.child.try_wait().expect("wait").is_none(),
+        "rafle exited"
+    );
+}

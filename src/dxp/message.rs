@@ -939,6 +939,64 @@ mod tests {
         ));
     }
 
+    /// A small deterministic generator (xorshift), enough to shake the decoder.
+    struct Noise(u64);
+
+    impl Noise {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+    }
+
+    #[test]
+    fn decoding_never_panics_and_what_decodes_round_trips() {
+        const ALPHABET: &[u8] = b"RAMEBKCXWZewzAB0123456789 \r\n\xff";
+        let mut noise = Noise(0x9E37_79B9_7F4A_7C15);
+        let mut decoded = 0;
+        for round in 0..200_000 {
+            let mut bytes: Vec<u8> = if round % 2 == 0 {
+                // A recorded message, changed in one place, cut or lengthened.
+                let mut bytes = RECORDED[noise.below(RECORDED.len())].as_bytes().to_vec();
+                match noise.below(3) {
+                    0 => {
+                        let at = noise.below(bytes.len());
+                        bytes[at] = ALPHABET[noise.below(ALPHABET.len())];
+                    }
+                    1 => bytes.truncate(noise.below(bytes.len() + 1)),
+                    _ => bytes.push(ALPHABET[noise.below(ALPHABET.len())]),
+                }
+                bytes
+            } else {
+                let length = noise.below(100);
+                (0..length)
+                    .map(|_| ALPHABET[noise.below(ALPHABET.len())])
+                    .collect()
+            };
+            if round % 7 == 0 {
+                bytes.insert(0, b'M');
+            }
+            if let Ok(message) = Message::decode(&bytes) {
+                decoded += 1;
+                let again = Message::decode(message.encode().as_bytes());
+                if let Message::Chat(_) = message {
+                    // Chats are sent printable only: the text may change, the type may not.
+                    assert!(matches!(again, Ok(Message::Chat(_))));
+                } else {
+                    let text = String::from_utf8_lossy(&bytes);
+                    assert_eq!(again.as_ref(), Ok(&message), "{text:?}");
+                }
+            }
+        }
+        assert!(decoded > 1000, "only {decoded} decoded");
+    }
+
     #[test]
     fn moves_convert_both_ways() {
         let start = Position::<International>::start();
