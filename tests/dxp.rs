@@ -718,10 +718,7 @@ fn remote_engine_plays_games_for_a_referee() {
                     PeerEvent::GameEnd(end) => panic!("the remote ended the game: {end:?}"),
                 }
             } else {
-                let root = Root {
-                    position: *game.position(),
-                    history: game.history_hashes(),
-                };
+                let root = Root::from_game(&game);
                 let outcome =
                     local.search(&root, &limits, Mode::Think, &SearchControl::new(), |_| {});
                 game.play(&outcome.best.expect("a move")).expect("legal");

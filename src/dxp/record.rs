@@ -67,12 +67,10 @@ impl Record {
         while self.game.ply_count() > ply && self.game.undo().is_some() {}
     }
 
-    /// The search root: the current position and the positions that it can still repeat.
+    /// The search root: the current position, the positions it can still repeat, and the draw
+    /// counters.
     pub(crate) fn root(&self) -> Root<Dxp> {
-        Root {
-            position: *self.position(),
-            history: self.game.history_hashes(),
-        }
+        Root::from_game(&self.game)
     }
 
     /// The root after one more (legal) move, for pondering on the expected reply.
