@@ -483,7 +483,10 @@ mod tests {
 
     #[test]
     fn a_negative_clock_is_an_empty_clock() {
-        let clock = level("level time=-0.03 inc=0.1").expect("valid").clock.expect("clock");
+        let clock = level("level time=-0.03 inc=0.1")
+            .expect("valid")
+            .clock
+            .expect("clock");
         assert_eq!(clock.time, Duration::ZERO);
     }
 

@@ -76,7 +76,8 @@ impl TimeManager {
                 per_move *= PONDER_BONUS;
             }
             let reserve = MOVE_OVERHEAD.as_secs_f64();
-            let cap = ((time * MAX_CLOCK_SHARE).max(0.0) + increment * MAX_INCREMENT_SHARE - reserve)
+            let cap = ((time * MAX_CLOCK_SHARE).max(0.0) + increment * MAX_INCREMENT_SHARE
+                - reserve)
                 .min(time - reserve)
                 .max(0.0);
             manager.target = Some(Duration::from_secs_f64(per_move.min(cap)));
