@@ -350,25 +350,7 @@ impl<R: Rules> fmt::Display for Position<R> {
                 } else {
                     let square = row * R::Geometry::HALF + file / 2 + 1;
                     let bit = R::Geometry::bit_of(square).expect("square on the board");
-                    match self.piece_at(bit) {
-                        None => '.',
-                        Some(Piece {
-                            color: Color::White,
-                            kind: Kind::Man,
-                        }) => 'w',
-                        Some(Piece {
-                            color: Color::White,
-                            kind: Kind::King,
-                        }) => 'W',
-                        Some(Piece {
-                            color: Color::Black,
-                            kind: Kind::Man,
-                        }) => 'b',
-                        Some(Piece {
-                            color: Color::Black,
-                            kind: Kind::King,
-                        }) => 'B',
-                    }
+                    self.piece_at(bit).map_or('.', Piece::letter)
                 };
                 line.push(' ');
                 line.push(symbol);

@@ -69,3 +69,16 @@ pub struct Piece {
     /// Man or king.
     pub kind: Kind,
 }
+
+impl Piece {
+    /// The letter of the piece in the Hub position string and board diagrams: `w`/`b` for men,
+    /// `W`/`B` for kings.
+    pub const fn letter(self) -> char {
+        match (self.color, self.kind) {
+            (Color::White, Kind::Man) => 'w',
+            (Color::White, Kind::King) => 'W',
+            (Color::Black, Kind::Man) => 'b',
+            (Color::Black, Kind::King) => 'B',
+        }
+    }
+}

@@ -2,7 +2,7 @@
 //! playable square in numbering order: `w`/`b` men, `W`/`B` kings, `e` empty. For international
 //! draughts that is 51 characters, e.g. the start `Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww`.
 
-use crate::core::{Color, Geometry, Kind, Piece};
+use crate::core::{Color, Geometry, Piece};
 use crate::position::{Position, PositionError, Setup};
 use crate::rules::Rules;
 use thiserror::Error;
@@ -75,25 +75,7 @@ pub fn format<R: Rules>(position: &Position<R>) -> String {
     text.push(position.side().letter());
     for square in 1..=R::Geometry::SQUARES {
         let bit = R::Geometry::bit_of(square).expect("square on the board");
-        text.push(match position.piece_at(bit) {
-            None => 'e',
-            Some(Piece {
-                color: Color::White,
-                kind: Kind::Man,
-            }) => 'w',
-            Some(Piece {
-                color: Color::White,
-                kind: Kind::King,
-            }) => 'W',
-            Some(Piece {
-                color: Color::Black,
-                kind: Kind::Man,
-            }) => 'b',
-            Some(Piece {
-                color: Color::Black,
-                kind: Kind::King,
-            }) => 'B',
-        });
+        text.push(position.piece_at(bit).map_or('e', Piece::letter));
     }
     text
 }

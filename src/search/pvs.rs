@@ -387,6 +387,17 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         false
     }
 
+    /// The score of a position the side to move can still move in, when it is decided without
+    /// search: drawn by a counter rule (FMJD art. 6.2-6.4; a win by blockade or capture of the
+    /// last piece is decided before this), or known by endgame knowledge.
+    #[inline]
+    fn rule_score(node: &Node<R>, ply: usize) -> Option<Score> {
+        if node.counters.draw_by_counters().is_some() {
+            return Some(DRAW);
+        }
+        Self::known_score(&node.position, &node.counters, ply)
+    }
+
     /// The score endgame knowledge gives a position without search (lone-king endings), from the
     /// side to move's view.
     #[inline]
@@ -475,14 +486,10 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         }
         let is_capture = list[0].is_capture();
         self.count_node();
-        if ply > 0 {
-            // A win (the opponent cannot move) comes before a draw by rule: checked above.
-            if counters.draw_by_counters().is_some() {
-                return DRAW;
-            }
-            if let Some(known) = Self::known_score(position, &counters, ply) {
-                return known;
-            }
+        if ply > 0
+            && let Some(known) = Self::rule_score(node, ply)
+        {
+            return known;
         }
 
         let hash = position.hash() ^ counter_key(&counters);
@@ -656,13 +663,10 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         if !must_capture && movegen::count(position) == 0 {
             return Self::no_moves_score(ply);
         }
-        if ply > 0 {
-            if counters.draw_by_counters().is_some() {
-                return DRAW;
-            }
-            if let Some(known) = Self::known_score(position, &counters, ply) {
-                return known;
-            }
+        if ply > 0
+            && let Some(known) = Self::rule_score(node, ply)
+        {
+            return known;
         }
         if !must_capture {
             if threat_extensions < QUIESCENCE_THREAT_EXTENSIONS && position.pass().has_capture() {
