@@ -45,9 +45,10 @@ pub enum MoveError {
     },
 }
 
-/// The Hub form of a legal move.
+/// The Hub form of a legal move (squares numbered as [`super::hub::move_square_number`] says).
 pub fn hub<R: Rules>(mv: &Move<BitsOf<R>>) -> String {
-    let name = |bit: u32| R::square_text(R::Geometry::square_of(bit));
+    let name =
+        |bit: u32| super::hub::move_square_number::<R>(R::Geometry::square_of(bit)).to_string();
     let from = name(u32::from(mv.from));
     let to = name(u32::from(mv.to));
     if !mv.is_capture() {
@@ -74,7 +75,7 @@ pub fn pdn<R: Rules>(position: &Position<R>, mv: &Move<BitsOf<R>>) -> String {
         .iter()
         .any(|other| other.from == mv.from && other.to == mv.to && other.captured != mv.captured);
     if !ambiguous {
-        return format!("{from}x{}", name(u32::from(mv.to)));
+        return format!("{from}{}{}", R::CAPTURE_SEPARATOR, name(u32::from(mv.to)));
     }
     long_form::<R>(position, mv)
 }
@@ -86,23 +87,48 @@ pub fn long_form<R: Rules>(position: &Position<R>, mv: &Move<BitsOf<R>>) -> Stri
     match route::routes_of(position, mv).first() {
         Some(route) => {
             for &landing in &route.landings {
-                text.push('x');
+                text.push(R::CAPTURE_SEPARATOR);
                 text.push_str(&name(landing));
             }
         }
         None => {
-            text.push(if mv.is_capture() { 'x' } else { '-' });
+            text.push(if mv.is_capture() {
+                R::CAPTURE_SEPARATOR
+            } else {
+                '-'
+            });
             text.push_str(&name(u32::from(mv.to)));
         }
     }
     text
 }
 
-/// Resolves a move text (Hub or PDN form) against the legal moves of `position`.
+/// Resolves a move text (Hub or PDN form, squares as the variant's players write them) against
+/// the legal moves of `position`.
 ///
 /// # Errors
 /// [`MoveError::Malformed`], [`MoveError::Illegal`] or [`MoveError::Ambiguous`].
 pub fn parse<R: Rules>(position: &Position<R>, text: &str) -> Result<Move<BitsOf<R>>, MoveError> {
+    parse_with(position, text, R::parse_square)
+}
+
+/// Resolves a move text of the Hub protocol, whose squares are numbered as
+/// [`super::hub::move_square_number`] says (chess-like coordinates are accepted too).
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_hub<R: Rules>(
+    position: &Position<R>,
+    text: &str,
+) -> Result<Move<BitsOf<R>>, MoveError> {
+    parse_with(position, text, super::hub::parse_move_square::<R>)
+}
+
+fn parse_with<R: Rules>(
+    position: &Position<R>,
+    text: &str,
+    parse_square: fn(&str) -> Option<u32>,
+) -> Result<Move<BitsOf<R>>, MoveError> {
     let original = text;
     let text = text.trim().trim_end_matches(['!', '?', '*', '+', '=']);
     let malformed = |reason: &str| MoveError::Malformed {
@@ -118,7 +144,7 @@ pub fn parse<R: Rules>(position: &Position<R>, text: &str) -> Result<Move<BitsOf
         if token.is_empty() {
             return Err(malformed("empty square between separators"));
         }
-        let square = R::parse_square(token)
+        let square = parse_square(token)
             .ok_or_else(|| malformed(&format!("'{token}' is not a square of this board")))?;
         squares.push(
             R::Geometry::bit_of(square)
@@ -128,7 +154,7 @@ pub fn parse<R: Rules>(position: &Position<R>, text: &str) -> Result<Move<BitsOf
     if squares.len() < 2 {
         return Err(malformed("a move needs at least two squares"));
     }
-    if text.contains('-') && squares.len() > 2 {
+    if text.contains('-') && squares.len() > 2 && R::CAPTURE_SEPARATOR != '-' {
         return Err(malformed("a quiet move has exactly two squares"));
     }
     let legal = position.legal_moves();
