@@ -1,6 +1,7 @@
 //! The command-line interface: argument parsing and the subcommands' output. Each subcommand is a
 //! thin shell over the library.
 
+mod moves;
 mod perft;
 
 use clap::{Parser, Subcommand};
@@ -23,6 +24,8 @@ pub struct Cli {
 pub enum Command {
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
     Perft(perft::PerftArgs),
+    /// List the legal moves of a position (or of FENs read from standard input, one a line).
+    Moves(moves::MovesArgs),
 }
 
 /// Parses the command line, runs the subcommand and returns the process exit status.
@@ -30,6 +33,7 @@ pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => perft::run(&args),
+        Command::Moves(args) => moves::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

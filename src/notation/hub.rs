@@ -196,4 +196,46 @@ mod tests {
             Err(HubPositionError::Position(_))
         ));
     }
+
+    /// The start strings and first moves pydraughts' `HubEngine` sends for its 8x8 variants
+    /// (`Board(v)._game.initial_hub_fen`, `Move.hub_move`), and those of the other numberings.
+    #[test]
+    fn variant_numberings() {
+        use crate::notation::text;
+        use crate::rules::{Italian, Russian, Spanish, Thai};
+        fn first_moves<R: Rules>() -> Vec<String> {
+            let mut moves: Vec<String> = Position::<R>::start()
+                .legal_moves()
+                .iter()
+                .map(text::hub::<R>)
+                .collect();
+            moves.sort();
+            moves
+        }
+        let russian = Position::<Russian>::start();
+        assert_eq!(format(&russian), "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+        assert_eq!(parse::<Russian>(&format(&russian)), Ok(russian));
+        assert_eq!(
+            first_moves::<Russian>(),
+            ["10-13", "10-14", "11-14", "11-15", "12-15", "12-16", "9-13"]
+        );
+        assert_eq!(
+            text::parse_hub(&russian, "9-13"),
+            text::parse_hub(&russian, "a3-b4")
+        );
+        let italian = Position::<Italian>::start();
+        assert_eq!(format(&italian), "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+        assert!(first_moves::<Italian>().contains(&"21-17".to_string()));
+        let spanish = Position::<Spanish>::start();
+        assert_eq!(format(&spanish), "Wwwwwwwwwwwwweeeeeeeebbbbbbbbbbbb");
+        assert_eq!(parse::<Spanish>(&format(&spanish)), Ok(spanish));
+        let thai = Position::<Thai>::start();
+        assert_eq!(format(&thai), "Bwwwwwwwweeeeeeeeeeeeeeeebbbbbbbb");
+        assert_eq!(
+            first_moves::<Thai>(),
+            [
+                "25-21", "25-22", "26-22", "26-23", "27-23", "27-24", "28-24"
+            ]
+        );
+    }
 }

@@ -305,3 +305,43 @@ mod tests {
         assert!(matches!(parse(&p, "17x6"), Err(MoveError::Illegal { .. })));
     }
 }
+
+#[cfg(test)]
+mod variant_tests {
+    use super::*;
+    use crate::notation::fen;
+    use crate::rules::{Italian, Russian, Thai};
+
+    #[test]
+    fn russian_is_algebraic_with_colon_captures() {
+        // rule_positions.md R15: two routes to each of a3 and b4.
+        let p = fen::parse::<Russian>("W:WKd2:Bf6,c5,e5,e3").expect("valid");
+        let err = parse(&p, "d2:a3").expect_err("ambiguous");
+        assert!(matches!(err, MoveError::Ambiguous { .. }), "{err}");
+        let mv = parse(&p, "d2:f4:d6:a3").expect("long form");
+        assert_eq!(pdn(&p, &mv), "d2:f4:d6:a3");
+        assert_eq!(parse(&p, "d2xf4xd6xa3"), Ok(mv));
+        let start = Position::<Russian>::start();
+        let mv = parse(&start, "c3-d4").expect("legal");
+        assert_eq!(pdn(&start, &mv), "c3-d4");
+        assert_eq!(hub::<Russian>(&mv), "10-14");
+    }
+
+    #[test]
+    fn thai_captures_are_written_with_hyphens() {
+        // rule_positions.md R31.
+        let p = fen::parse::<Thai>("W:WK31:B8,15,16,17,24").expect("valid");
+        let mv = parse(&p, "31-20-11-4-18").expect("long form");
+        assert_eq!(long_form(&p, &mv), "31-20-11-4-18");
+        assert_eq!(pdn(&p, &parse(&p, "31-13").expect("short")), "31-13");
+    }
+
+    #[test]
+    fn italian_numbers() {
+        // rule_positions.md R21: the man on 22 may not take the king on 19.
+        let p = fen::parse::<Italian>("W:W5,22:BK19,23").expect("valid");
+        assert_eq!(fen::format(&p), "W:W5,22:BK19,23");
+        assert!(parse(&p, "22x15").is_err());
+        assert!(parse(&p, "5-1").is_ok());
+    }
+}
