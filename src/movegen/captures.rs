@@ -199,13 +199,24 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
         }
     }
 
-    /// Notes for the Italian order that the piece on `jumped`, the last of `captured`, is taken.
+    /// Notes for the Italian order that the piece on `jumped`, the last of `captured`, is taken;
+    /// returns the order to restore when the search backs up (see [`Search::restore_order`]).
     #[inline(always)]
-    fn note_taken(&mut self, jumped: BitsOf<R>, captured: BitsOf<R>) {
+    fn note_taken(&mut self, jumped: BitsOf<R>, captured: BitsOf<R>) -> u32 {
+        let saved = self.king_order;
         if R::CAPTURE_PRECEDENCE == CapturePrecedence::Italian
             && (jumped & self.opponent_kings).any()
         {
             self.king_order |= 1 << (KING_ORDER_TOP + 1 - captured.count());
+        }
+        saved
+    }
+
+    /// Backs up the Italian order (nothing to do under the other precedence rules).
+    #[inline(always)]
+    fn restore_order(&mut self, saved: u32) {
+        if R::CAPTURE_PRECEDENCE == CapturePrecedence::Italian {
+            self.king_order = saved;
         }
     }
 
@@ -231,8 +242,7 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
             continued = true;
             let to = landing.lowest();
             let captured = captured | over;
-            let saved_order = self.king_order;
-            self.note_taken(over, captured);
+            let saved_order = self.note_taken(over, captured);
             if R::CROWN_DURING_CAPTURE && self.promotion_row.has(to) {
                 let man_flags = self.flags;
                 self.flags |= Move::<BitsOf<R>>::PROMOTION;
@@ -248,7 +258,7 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
                 };
                 self.record(to, captured, flags);
             }
-            self.king_order = saved_order;
+            self.restore_order(saved_order);
         }
         continued
     }
@@ -303,8 +313,7 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
         }
         let jumped_set = BitsOf::<R>::bit(jumped);
         let captured = captured | jumped_set;
-        let saved_order = self.king_order;
-        self.note_taken(jumped_set, captured);
+        let saved_order = self.note_taken(jumped_set, captured);
         let last = nearest::<R::Geometry>(landings, direction.opposite());
         let straight_on = self.can_take_from(last, direction, captured);
         let mut continued = straight_on;
@@ -331,7 +340,7 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
                 }
             }
         }
-        self.king_order = saved_order;
+        self.restore_order(saved_order);
         true
     }
 
