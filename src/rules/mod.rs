@@ -223,7 +223,7 @@ macro_rules! variants {
 
 variants! {
     /// International draughts, FMJD rules (10x10).
-    International => ["normal", "standard", "10x10", "fmjd"],
+    International => ["normal", "standard", "10x10", "fmjd", "fromposition", "from position"],
     /// Killer draughts (10x10): a king that ends by taking a king stops right behind it.
     Killer => [],
     /// Breakthrough (10x10): the first king wins.
