@@ -17,9 +17,14 @@
 
 pub mod cli;
 pub mod core;
+pub mod eval;
+pub mod hub;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod perft;
 pub mod position;
 pub mod rules;
+pub mod score;
+pub mod search;
+pub mod tt;

@@ -1,6 +1,8 @@
 //! The command-line interface: argument parsing and the subcommands' output. Each subcommand is a
 //! thin shell over the library.
 
+pub mod analyze;
+pub mod bench;
 mod moves;
 mod perft;
 
@@ -22,6 +24,12 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Search a position (default: the start position, 3 seconds) and print the best line.
+    Analyze(analyze::AnalyzeArgs),
+    /// Search fixed positions to a fixed depth; the node count is the search's signature.
+    Bench(bench::BenchArgs),
+    /// Speak the Hub protocol on stdin/stdout (for GUIs and lidraughts bots).
+    Hub,
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
     Perft(perft::PerftArgs),
     /// List the legal moves of a position (or of FENs read from standard input, one a line).
@@ -32,6 +40,9 @@ pub enum Command {
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Analyze(args) => analyze::run(&args),
+        Command::Bench(args) => bench::run(&args),
+        Command::Hub => return crate::hub::run(),
         Command::Perft(args) => perft::run(&args),
         Command::Moves(args) => moves::run(&args),
     };

@@ -65,6 +65,8 @@ pub trait Geometry: Copy + Debug + Default + Send + Sync + 'static {
     const RAYS: [[Self::Bits; 4]; TABLE_BITS];
     /// `ROW_MASKS[r]`: the playable squares of row `r` (0 = Black's back row).
     const ROW_MASKS: [Self::Bits; TABLE_BITS];
+    /// `FILE_MASKS[f]`: the playable squares of file `f` (0 = left edge seen from White).
+    const FILE_MASKS: [Self::Bits; TABLE_BITS];
     /// Square number (1-based) of each bit, 0 for ghost bits.
     const SQUARE_OF_BIT: [u8; TABLE_BITS];
     /// Bit of each square number (index 0 unused).
@@ -179,6 +181,18 @@ const fn row_masks(half: u32, rows: u32) -> [u128; TABLE_BITS] {
     table
 }
 
+const fn file_masks(half: u32, rows: u32) -> [u128; TABLE_BITS] {
+    let files = file_of_bit(half, rows);
+    let mut table = [0u128; TABLE_BITS];
+    let mut s = 0;
+    while s < half * rows {
+        let bit = bit_of_index(s, half);
+        table[files[bit as usize] as usize] |= 1 << bit;
+        s += 1;
+    }
+    table
+}
+
 const fn rays(half: u32, rows: u32) -> [[u128; 4]; TABLE_BITS] {
     let valid = valid_mask(half, rows);
     let used = used_bits(half, rows) as i32;
@@ -231,6 +245,16 @@ macro_rules! geometry {
             };
             const ROW_MASKS: [$bits; TABLE_BITS] = {
                 let wide = row_masks($half, $rows);
+                let mut narrow = [0 as $bits; TABLE_BITS];
+                let mut i = 0;
+                while i < TABLE_BITS {
+                    narrow[i] = wide[i] as $bits;
+                    i += 1;
+                }
+                narrow
+            };
+            const FILE_MASKS: [$bits; TABLE_BITS] = {
+                let wide = file_masks($half, $rows);
                 let mut narrow = [0 as $bits; TABLE_BITS];
                 let mut i = 0;
                 while i < TABLE_BITS {

@@ -326,6 +326,17 @@ macro_rules! with_variant {
 }
 
 impl Variant {
+    /// The name in the Hub `variant` parameter: Scan's name where Scan has the variant
+    /// (`normal`, `bt`, `losing`), otherwise the variant's name.
+    pub const fn hub_name(self) -> &'static str {
+        match self {
+            Variant::International => "normal",
+            Variant::Breakthrough => "bt",
+            Variant::Antidraughts => "losing",
+            other => other.name(),
+        }
+    }
+
     /// Parses a variant name or alias, in any case.
     pub fn from_name(name: &str) -> Option<Variant> {
         let name = name.trim().to_ascii_lowercase();

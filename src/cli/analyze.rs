@@ -1,0 +1,148 @@
+//! `rafle analyze`: search a position and print the progress and the best line.
+
+use crate::moves::Move;
+use crate::notation::{fen, text};
+use crate::position::Position;
+use crate::rules::{BitsOf, Rules, Variant};
+use crate::score;
+use crate::search::{Engine, Info, Limits, Mode, Root, SearchControl};
+use crate::with_variant;
+use clap::Args;
+use std::time::Duration;
+
+/// Time spent when no limit is given.
+const DEFAULT_SECONDS: f64 = 3.0;
+/// Largest hash accepted, in MiB.
+const MAX_HASH_MB: u64 = 1 << 16;
+
+/// Arguments of `rafle analyze`.
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// Position as a PDN FEN (default: the start position).
+    #[arg(short, long)]
+    pub fen: Option<String>,
+    /// Moves played from that position, e.g. "32-28 19-23 28x19".
+    #[arg(short, long)]
+    pub moves: Option<String>,
+    /// Search to this depth.
+    #[arg(short, long, conflicts_with_all = ["time", "nodes"], value_parser = clap::value_parser!(u32).range(1..=99))]
+    pub depth: Option<u32>,
+    /// Search for this many seconds (default 3).
+    #[arg(short = 's', long, conflicts_with = "nodes")]
+    pub time: Option<f64>,
+    /// Search this many nodes.
+    #[arg(short, long)]
+    pub nodes: Option<u64>,
+    /// Search threads.
+    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB))]
+    pub hash: u64,
+    /// Rules to use.
+    #[arg(long, default_value = "international")]
+    pub variant: Variant,
+}
+
+/// Runs `rafle analyze`.
+///
+/// # Errors
+/// A message for a bad FEN, move or time.
+pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
+    with_variant!(args.variant, R => run_variant::<R>(args))
+}
+
+/// Resolves a space-separated move list from `start`.
+///
+/// # Errors
+/// The first move that cannot be played, and why.
+pub fn play_moves<R: Rules>(
+    start: &Position<R>,
+    moves: &str,
+) -> Result<Vec<Move<BitsOf<R>>>, String> {
+    let mut position = *start;
+    let mut played = Vec::new();
+    for (index, word) in moves.split_whitespace().enumerate() {
+        let word = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        if word.is_empty() {
+            continue;
+        }
+        let mv = text::parse(&position, word).map_err(|e| format!("move {}: {e}", index + 1))?;
+        position = position.play(&mv);
+        played.push(mv);
+    }
+    Ok(played)
+}
+
+fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
+    let start = match &args.fen {
+        Some(text) => fen::parse::<R>(text).map_err(|e| format!("bad FEN '{text}': {e}"))?,
+        None => Position::<R>::start(),
+    };
+    let moves = match &args.moves {
+        Some(list) => play_moves(&start, list)?,
+        None => Vec::new(),
+    };
+    let root = Root::after_moves(start, &moves);
+    let mut limits = Limits::default();
+    if let Some(depth) = args.depth {
+        limits.depth = Some(depth);
+    } else if let Some(nodes) = args.nodes {
+        limits.nodes = Some(nodes);
+    } else {
+        let seconds = args.time.unwrap_or(DEFAULT_SECONDS);
+        if !seconds.is_finite() || seconds <= 0.0 || seconds > 1e6 {
+            return Err(format!("bad time '{seconds}': give seconds > 0"));
+        }
+        limits.move_time = Some(Duration::from_secs_f64(seconds));
+    }
+    println!("{}", root.position);
+    println!(
+        "{} to move, static evaluation {}",
+        root.position.side(),
+        score::to_men(crate::eval::evaluate(&root.position))
+    );
+    let engine = Engine::<R>::new(args.hash as usize, args.threads as usize);
+    let control = SearchControl::new();
+    let position = root.position;
+    let outcome = engine.search(&root, &limits, Mode::Analyze, &control, |info: &Info<R>| {
+        let seconds = info.elapsed.as_secs_f64();
+        let mnps = if seconds > 0.0 {
+            info.nodes as f64 / seconds / 1e6
+        } else {
+            0.0
+        };
+        println!(
+            "depth {:2}  mean {:5.1}  score {:>6}  nodes {:>11}  time {:7.3} s  {:6.2} Mnps  pv {}",
+            info.depth,
+            info.mean_depth,
+            score::to_men(info.score),
+            info.nodes,
+            seconds,
+            mnps,
+            line_text(&position, &info.pv)
+        );
+    });
+    match outcome.best {
+        Some(best) => println!(
+            "best move {}  score {}  depth {}  line {}",
+            text::pdn(&position, &best),
+            score::to_men(outcome.score),
+            outcome.depth,
+            line_text(&position, &outcome.pv)
+        ),
+        None => println!("no legal move: {} has lost", position.side()),
+    }
+    Ok(())
+}
+
+/// A line of moves in PDN notation, from `position`.
+pub fn line_text<R: Rules>(position: &Position<R>, line: &[Move<BitsOf<R>>]) -> String {
+    let mut current = *position;
+    let mut words = Vec::with_capacity(line.len());
+    for mv in line {
+        words.push(text::pdn(&current, mv));
+        current = current.play(mv);
+    }
+    words.join(" ")
+}

@@ -1,0 +1,155 @@
+//! The variant-specific half of the Hub shell: the engine and the game for one variant, behind a
+//! small object-safe trait so that the protocol loop can switch variants at run time. Dynamic
+//! dispatch happens once per protocol command, never inside the search.
+
+use super::{HubError, Input, Output, Params, protocol};
+use crate::notation::{fen, hub, text};
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::score;
+use crate::search::{Engine, Info, Limits, Mode, Root, SearchControl};
+use crate::with_variant;
+use protocol::Line;
+use std::sync::Arc;
+use std::sync::mpsc::Sender;
+use std::thread::JoinHandle;
+
+/// Timing fields of `info` are left out below these, as in Scan.
+const MIN_TIME_SHOWN: f64 = 0.001;
+const MIN_TIME_FOR_NPS: f64 = 0.01;
+
+/// One variant's engine and game.
+pub(crate) trait Session: Send {
+    /// Forgets what the engine learnt (a new game).
+    fn new_game(&mut self);
+    /// Applies parameters that do not need a new session (threads, ponder).
+    fn configure(&mut self, params: &Params);
+    /// Sets the game from a `pos` line; on error the previous game is kept.
+    fn set_position(&mut self, line: &Line) -> Result<(), HubError>;
+    /// Starts a search on its own thread, which writes `info` lines and exactly one `done`, then
+    /// sends [`Input::SearchDone`].
+    fn start(
+        &mut self,
+        limits: Limits,
+        mode: Mode,
+        control: Arc<SearchControl>,
+        out: Arc<Output>,
+        done: Sender<Input>,
+    ) -> JoinHandle<()>;
+}
+
+/// A session for the variant and table size of `params`.
+pub(crate) fn new_session(params: &Params) -> Box<dyn Session> {
+    with_variant!(params.variant, R => {
+        let mut session = VariantSession::<R> {
+            engine: Arc::new(Engine::<R>::new(params.hash_mb, params.threads)),
+            root: Root::new(Position::start()),
+        };
+        session.configure(params);
+        Box::new(session)
+    })
+}
+
+struct VariantSession<R: Rules> {
+    engine: Arc<Engine<R>>,
+    root: Root<R>,
+}
+
+impl<R: Rules> Session for VariantSession<R> {
+    fn new_game(&mut self) {
+        self.engine.new_game();
+    }
+
+    fn configure(&mut self, params: &Params) {
+        match Arc::get_mut(&mut self.engine) {
+            Some(engine) => {
+                engine.set_threads(params.threads);
+                engine.set_ponder(params.ponder);
+            }
+            None => log::warn!("parameters cannot change during a search"),
+        }
+    }
+
+    fn set_position(&mut self, line: &Line) -> Result<(), HubError> {
+        let start =
+            match (line.value("pos"), line.value("fen")) {
+                (Some(_), Some(_)) => {
+                    return Err(HubError::new("bad position", "give pos= or fen=, not both"));
+                }
+                (Some(text), None) => hub::parse::<R>(text)
+                    .map_err(|e| HubError::new("bad position", e.to_string()))?,
+                (None, Some(text)) => fen::parse::<R>(text)
+                    .map_err(|e| HubError::new("bad position", e.to_string()))?,
+                (None, None) => Position::start(),
+            };
+        let mut root = Root::new(start);
+        for word in line.value("moves").unwrap_or("").split_whitespace() {
+            let mv = text::parse_hub(&root.position, word).map_err(|e| {
+                let message = match e {
+                    text::MoveError::Malformed { .. } => "bad move",
+                    _ => "illegal move",
+                };
+                HubError::new(message, e.to_string())
+            })?;
+            root.push(&mv);
+        }
+        self.root = root;
+        Ok(())
+    }
+
+    fn start(
+        &mut self,
+        limits: Limits,
+        mode: Mode,
+        control: Arc<SearchControl>,
+        out: Arc<Output>,
+        done: Sender<Input>,
+    ) -> JoinHandle<()> {
+        let engine = Arc::clone(&self.engine);
+        let root = self.root.clone();
+        std::thread::Builder::new()
+            .name("hub-search".to_string())
+            .spawn(move || {
+                let position = root.position;
+                let outcome = engine.search(&root, &limits, mode, &control, |info: &Info<R>| {
+                    out.line(&info_line(&position, info));
+                });
+                let mut args = Vec::new();
+                if let Some(best) = outcome.best {
+                    args.push(("move", text::hub::<R>(&best)));
+                    if let Some(ponder) = outcome.ponder {
+                        args.push(("ponder", text::hub::<R>(&ponder)));
+                    }
+                }
+                out.line(&protocol::format("done", &args));
+                let _ = done.send(Input::SearchDone);
+            })
+            .expect("the search thread can be started")
+    }
+}
+
+fn info_line<R: Rules>(position: &Position<R>, info: &Info<R>) -> String {
+    let seconds = info.elapsed.as_secs_f64();
+    let mut args: Vec<(&str, String)> = vec![("depth", info.depth.to_string())];
+    if info.mean_depth > 0.0 {
+        args.push(("mean-depth", format!("{:.1}", info.mean_depth)));
+    }
+    args.push(("score", score::to_men(info.score)));
+    args.push(("nodes", info.nodes.to_string()));
+    if seconds >= MIN_TIME_SHOWN {
+        args.push(("time", format!("{seconds:.3}")));
+    }
+    if seconds >= MIN_TIME_FOR_NPS {
+        args.push(("nps", format!("{:.1}", info.nodes as f64 / seconds / 1e6)));
+    }
+    let mut current = *position;
+    let mut words = Vec::with_capacity(info.pv.len());
+    for mv in &info.pv {
+        words.push(text::hub::<R>(mv));
+        current = current.play(mv);
+    }
+    if !words.is_empty() {
+        args.push(("pv", words.join(" ")));
+    }
+    protocol::format("info", &args)
+}

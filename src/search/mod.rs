@@ -1,0 +1,370 @@
+//! The engine API: set up a root (position and history), give limits, search, get progress
+//! through a callback, stop or ponder-hit from another thread.
+//!
+//! The Hub shell, `analyze`, `bench`, matches, DXP and the tests all drive the search through
+//! [`Engine::search`]. The search itself does no I/O: it reports through the callback and polls a
+//! [`SearchControl`] for `stop` and `ponder-hit`.
+//!
+//! Parallel search is Lazy SMP: every thread runs its own iterative deepening on the same root
+//! and they share the lockless transposition table; the main thread decides when to stop and its
+//! best move is played.
+
+pub mod params;
+mod pvs;
+pub mod time;
+
+use crate::eval::{Evaluator, HandCrafted};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::{BitsOf, Rules};
+use crate::score::Score;
+use crate::tt::TranspositionTable;
+use params::MAX_PLY;
+use pvs::{Searcher, Shared};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Stack size of search threads: every ply keeps a move list on the stack.
+const SEARCH_STACK_BYTES: usize = 64 << 20;
+/// Default transposition table size in MiB.
+pub const DEFAULT_HASH_MB: usize = 64;
+/// Most search threads accepted.
+pub const MAX_THREADS: usize = 256;
+
+/// A game clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Clock {
+    /// Time left on the clock of the side to move.
+    pub time: Duration,
+    /// Increment added per move.
+    pub increment: Duration,
+    /// Moves until the next time control, if the control has one.
+    pub moves_to_go: Option<u32>,
+}
+
+/// What ends a search. Unset limits do not apply; with none set the search runs until stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Limits {
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Nodes (all threads).
+    pub nodes: Option<u64>,
+    /// Time for this move.
+    pub move_time: Option<Duration>,
+    /// Clock-based allocation.
+    pub clock: Option<Clock>,
+    /// Run until stopped (limits above are ignored except `depth`).
+    pub infinite: bool,
+}
+
+/// How the search is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Find a move to play; a single legal move is played at once.
+    Think,
+    /// Search on the opponent's time; limits apply only after [`SearchControl::ponder_hit`].
+    Ponder,
+    /// Analyse: always search, report, never stop on time alone.
+    Analyze,
+}
+
+/// Ponder states of a [`SearchControl`].
+const PONDER_NONE: u8 = 0;
+const PONDER_ACTIVE: u8 = 1;
+const PONDER_HIT: u8 = 2;
+
+/// Stop and ponder-hit signals, shared between the search and the thread driving it.
+///
+/// Use a fresh control for each search: a `stop` or `ponder-hit` given before the search has
+/// even started still counts.
+#[derive(Debug, Default)]
+pub struct SearchControl {
+    stop: AtomicBool,
+    ponder: std::sync::atomic::AtomicU8,
+    /// The main thread's soft target in microseconds since the start (0 = none), so that a
+    /// ponder-hit after the target ends the search at once.
+    target_micros: AtomicU64,
+    started: std::sync::Mutex<Option<Instant>>,
+}
+
+impl SearchControl {
+    /// A fresh control.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Asks the search to stop as soon as possible; it still returns its best move.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a stop was asked for.
+    pub fn is_stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// The opponent played the expected move: pondering becomes a normal search, whose time
+    /// (counted from the start of the ponder search) applies from now on.
+    pub fn ponder_hit(&self) {
+        self.ponder.store(PONDER_HIT, Ordering::Relaxed);
+        let target = self.target_micros.load(Ordering::Relaxed);
+        let started = *self.started.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(started) = started
+            && target > 0
+            && started.elapsed() >= Duration::from_micros(target)
+        {
+            self.stop();
+        }
+    }
+
+    /// Whether the search is (still) pondering.
+    pub fn is_pondering(&self) -> bool {
+        self.ponder.load(Ordering::Relaxed) == PONDER_ACTIVE
+    }
+
+    fn begin(&self, mode: Mode, started: Instant) {
+        if mode == Mode::Ponder {
+            // A ponder-hit that arrived first wins.
+            let _ = self.ponder.compare_exchange(
+                PONDER_NONE,
+                PONDER_ACTIVE,
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            );
+        }
+        self.target_micros.store(0, Ordering::Relaxed);
+        *self.started.lock().unwrap_or_else(|e| e.into_inner()) = Some(started);
+    }
+}
+
+/// The root of a search: the position and the positions before it that can still repeat.
+#[derive(Clone, Debug)]
+pub struct Root<R: Rules> {
+    /// Position to search.
+    pub position: Position<R>,
+    /// Hashes of the earlier positions since the last irreversible move, oldest first.
+    pub history: Vec<u64>,
+}
+
+impl<R: Rules> Root<R> {
+    /// A root with no history.
+    pub fn new(position: Position<R>) -> Self {
+        Root {
+            position,
+            history: Vec::new(),
+        }
+    }
+
+    /// The root reached by playing `moves` (legal, in order) from `start`.
+    pub fn after_moves(start: Position<R>, moves: &[Move<BitsOf<R>>]) -> Self {
+        let mut root = Root::new(start);
+        for mv in moves {
+            root.push(mv);
+        }
+        root
+    }
+
+    /// Plays a legal move, keeping the history that can still repeat.
+    pub fn push(&mut self, mv: &Move<BitsOf<R>>) {
+        if mv.is_irreversible() {
+            self.history.clear();
+        } else {
+            self.history.push(self.position.hash());
+        }
+        self.position = self.position.play(mv);
+    }
+}
+
+/// Progress of a search, reported after each iteration.
+#[derive(Clone, Debug)]
+pub struct Info<R: Rules> {
+    /// Iteration depth.
+    pub depth: u32,
+    /// Average ply of the leaves of this iteration.
+    pub mean_depth: f64,
+    /// Score for the side to move.
+    pub score: Score,
+    /// Nodes of all threads.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// Principal variation.
+    pub pv: Vec<Move<BitsOf<R>>>,
+}
+
+/// The result of a search.
+#[derive(Clone, Debug)]
+pub struct Outcome<R: Rules> {
+    /// Move to play (none when the side to move has no legal move).
+    pub best: Option<Move<BitsOf<R>>>,
+    /// Expected reply.
+    pub ponder: Option<Move<BitsOf<R>>>,
+    /// Score of the best move.
+    pub score: Score,
+    /// Last completed iteration (0 when answered without search).
+    pub depth: u32,
+    /// Nodes of all threads.
+    pub nodes: u64,
+    /// Time used.
+    pub elapsed: Duration,
+    /// Principal variation.
+    pub pv: Vec<Move<BitsOf<R>>>,
+}
+
+/// The engine: a transposition table, an evaluator and a thread count, for one variant.
+pub struct Engine<R: Rules, E: Evaluator<R> = HandCrafted> {
+    table: Arc<TranspositionTable>,
+    evaluator: E,
+    threads: usize,
+    ponder_enabled: bool,
+    rules: std::marker::PhantomData<R>,
+}
+
+impl<R: Rules> Engine<R, HandCrafted> {
+    /// An engine with the hand-crafted evaluation.
+    pub fn new(hash_mb: usize, threads: usize) -> Self {
+        Self::with_evaluator(HandCrafted, hash_mb, threads)
+    }
+}
+
+impl<R: Rules> Default for Engine<R, HandCrafted> {
+    fn default() -> Self {
+        Self::new(DEFAULT_HASH_MB, 1)
+    }
+}
+
+impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
+    /// An engine with the given evaluator.
+    pub fn with_evaluator(evaluator: E, hash_mb: usize, threads: usize) -> Self {
+        Engine {
+            table: Arc::new(TranspositionTable::new(hash_mb)),
+            evaluator,
+            threads: threads.clamp(1, MAX_THREADS),
+            ponder_enabled: false,
+            rules: std::marker::PhantomData,
+        }
+    }
+
+    /// Resizes the transposition table (its content is lost).
+    pub fn set_hash(&mut self, megabytes: usize) {
+        self.table = Arc::new(TranspositionTable::new(megabytes));
+    }
+
+    /// Sets the number of search threads.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.clamp(1, MAX_THREADS);
+    }
+
+    /// Number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Whether the clock allocation may count on pondering.
+    pub fn set_ponder(&mut self, enabled: bool) {
+        self.ponder_enabled = enabled;
+    }
+
+    /// Forgets what earlier searches learnt (a new game).
+    pub fn new_game(&self) {
+        self.table.clear();
+    }
+
+    /// The static evaluation of a position (side-to-move view).
+    pub fn evaluate(&self, position: &Position<R>) -> Score {
+        self.evaluator.evaluate(position)
+    }
+
+    /// Searches `root` within `limits`, calling `report` after each iteration, and returns the
+    /// best move. Blocks until the search ends (limits reached, or `control.stop()`).
+    pub fn search(
+        &self,
+        root: &Root<R>,
+        limits: &Limits,
+        mode: Mode,
+        control: &SearchControl,
+        report: impl FnMut(&Info<R>) + Send,
+    ) -> Outcome<R> {
+        let started = Instant::now();
+        control.begin(mode, started);
+        let moves = root.position.legal_moves();
+        if moves.is_empty() {
+            return Outcome {
+                best: None,
+                ponder: None,
+                score: -crate::score::WIN,
+                depth: 0,
+                nodes: 0,
+                elapsed: started.elapsed(),
+                pv: Vec::new(),
+            };
+        }
+        if mode == Mode::Think && moves.len() == 1 {
+            let best = moves[0];
+            let after = root.position.play(&best);
+            let ponder = self.table.probe(after.hash()).and_then(|entry| {
+                after
+                    .legal_moves()
+                    .iter()
+                    .copied()
+                    .find(|m| entry.hint.matches(m))
+            });
+            return Outcome {
+                best: Some(best),
+                ponder,
+                score: self
+                    .table
+                    .probe(root.position.hash())
+                    .map_or(0, |e| i32::from(e.score)),
+                depth: 0,
+                nodes: 0,
+                elapsed: started.elapsed(),
+                pv: vec![best],
+            };
+        }
+        self.table.new_search();
+        let shared = Shared::new(
+            &self.table,
+            &self.evaluator,
+            control,
+            limits,
+            mode,
+            started,
+            self.ponder_enabled,
+            root,
+        );
+        let threads = self.threads;
+        std::thread::scope(|scope| {
+            for id in 1..threads {
+                let shared = &shared;
+                std::thread::Builder::new()
+                    .name(format!("search-{id}"))
+                    .stack_size(SEARCH_STACK_BYTES)
+                    .spawn_scoped(scope, move || {
+                        let mut searcher = Searcher::new(shared, id);
+                        searcher.iterate(root, &mut |_: &Info<R>| {});
+                    })
+                    .expect("a search thread can be started");
+            }
+            let main = std::thread::Builder::new()
+                .name("search-main".to_string())
+                .stack_size(SEARCH_STACK_BYTES)
+                .spawn_scoped(scope, {
+                    let shared = &shared;
+                    let mut report = report;
+                    move || {
+                        let mut searcher = Searcher::new(shared, 0);
+                        let outcome = searcher.iterate(root, &mut report);
+                        shared.finish();
+                        outcome
+                    }
+                })
+                .expect("the main search thread can be started");
+            main.join().expect("the main search thread does not panic")
+        })
+    }
+}
+
+/// The ply limit of a line, re-exported for the tests.
+pub const MAX_SEARCH_PLY: usize = MAX_PLY;

@@ -1,0 +1,28 @@
+//! Search tunables: every margin, reduction and limit the search uses, in one place.
+
+/// Deepest iteration.
+pub const MAX_DEPTH: i32 = 99;
+/// Deepest ply a search line may reach (iteration depth plus extensions and quiescence).
+pub const MAX_PLY: usize = 128;
+/// Nodes between two checks of the stop flag, the clock and the node limit.
+pub const POLL_INTERVAL: u64 = 1024;
+/// Iterations from which the root search starts with a narrow window.
+pub const ASPIRATION_FROM_DEPTH: i32 = 5;
+/// Half-width of the first aspiration window, in centi-men.
+pub const ASPIRATION_WINDOW: i32 = 25;
+/// Late move reductions apply from this remaining depth on.
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// Moves searched at full depth before reductions start (more in PV nodes).
+pub const LMR_FULL_DEPTH_MOVES: usize = 3;
+/// Divisor of the logarithmic reduction formula `ln(depth) * ln(move number) / divisor`.
+pub const LMR_DIVISOR: f64 = 2.0;
+/// Times in a quiescence line that a capture threat against the side to move is answered with a
+/// one-ply full-width search instead of standing pat.
+pub const QUIESCENCE_THREAT_EXTENSIONS: i32 = 2;
+/// Upper bound of the history scores (they are scaled down when they approach it).
+pub const HISTORY_LIMIT: i32 = 1 << 20;
+/// Reverse futility pruning: a quiet non-PV node at this depth or less whose static evaluation
+/// beats beta by the margin is cut.
+pub const REVERSE_FUTILITY_MAX_DEPTH: i32 = 3;
+/// Reverse futility margin per ply of remaining depth, in centi-men.
+pub const REVERSE_FUTILITY_MARGIN: i32 = 90;

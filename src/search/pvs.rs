@@ -1,0 +1,687 @@
+//! Principal variation search: iterative deepening with aspiration windows, PVS with late move
+//! reductions, a quiescence search over the compulsory captures, and move ordering by the table
+//! move, killers and history.
+
+use super::params::*;
+use super::time::{SCORE_DROP, TimeManager};
+use super::{Info, Limits, Mode, Outcome, Root, SearchControl};
+use crate::core::{BitBoard, Color};
+use crate::eval::Evaluator;
+use crate::movegen;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::rules::{BitsOf, Goal, Rules};
+use crate::score::{self, DRAW, INFINITE, Score};
+use crate::tt::{Bound, Entry, MoveHint, TranspositionTable};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Longest reversible stretch of history the repetition check looks at (root history plus the
+/// search path).
+const KEY_STACK: usize = 1024;
+/// Squares indexable by the history table (bit indices of every geometry are below this).
+const HISTORY_SQUARES: usize = 128;
+/// Move ordering classes, highest first.
+const ORDER_TABLE_MOVE: i32 = 1 << 30;
+const ORDER_CAPTURE: i32 = 1 << 28;
+const ORDER_PROMOTION: i32 = 1 << 27;
+const ORDER_KILLER: i32 = 1 << 26;
+/// Stored in the table's evaluation field when no static evaluation was computed.
+const NO_EVAL: i16 = i16::MIN;
+
+/// State shared by the threads of one search.
+pub(super) struct Shared<'a, R: Rules, E: Evaluator<R>> {
+    table: &'a TranspositionTable,
+    evaluator: &'a E,
+    control: &'a SearchControl,
+    limits: Limits,
+    mode: Mode,
+    started: Instant,
+    hard_limit: Option<Duration>,
+    time: TimeManager,
+    nodes: AtomicU64,
+    finished: AtomicBool,
+    rules: std::marker::PhantomData<R>,
+}
+
+impl<'a, R: Rules, E: Evaluator<R>> Shared<'a, R, E> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn new(
+        table: &'a TranspositionTable,
+        evaluator: &'a E,
+        control: &'a SearchControl,
+        limits: &Limits,
+        mode: Mode,
+        started: Instant,
+        ponder_enabled: bool,
+        root: &Root<R>,
+    ) -> Self {
+        let men = root.position.men(Color::White).count() + root.position.men(Color::Black).count();
+        let full = 2 * R::MAX_PIECES_PER_SIDE;
+        let phase = 1.0 - f64::from(men.min(full)) / f64::from(full.max(1));
+        let time = if limits.infinite {
+            TimeManager::new(&Limits::default(), phase, ponder_enabled)
+        } else {
+            TimeManager::new(limits, phase, ponder_enabled)
+        };
+        if let Some(target) = time.target() {
+            control
+                .target_micros
+                .store(target.as_micros() as u64, Ordering::Relaxed);
+        }
+        Shared {
+            table,
+            evaluator,
+            control,
+            limits: *limits,
+            mode,
+            started,
+            hard_limit: time.hard(),
+            time,
+            nodes: AtomicU64::new(0),
+            finished: AtomicBool::new(false),
+            rules: std::marker::PhantomData,
+        }
+    }
+
+    /// Tells the helper threads to stop.
+    pub(super) fn finish(&self) {
+        self.finished.store(true, Ordering::Relaxed);
+    }
+
+    fn should_stop(&self) -> bool {
+        self.control.is_stopped() || self.finished.load(Ordering::Relaxed)
+    }
+}
+
+/// One thread's search state.
+pub(super) struct Searcher<'s, 'a, R: Rules, E: Evaluator<R>> {
+    shared: &'s Shared<'a, R, E>,
+    id: usize,
+    nodes: u64,
+    unreported_nodes: u64,
+    stopped: bool,
+    keys: Box<[u64; KEY_STACK]>,
+    /// `reversible[i]`: plies before `keys[i]` since the last irreversible move.
+    reversible: Box<[u16; KEY_STACK]>,
+    key_count: usize,
+    killers: Box<[[Move<BitsOf<R>>; 2]; MAX_PLY + 1]>,
+    history: Box<[[[i32; HISTORY_SQUARES]; HISTORY_SQUARES]; 2]>,
+    pv: Box<[[Move<BitsOf<R>>; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_length: [usize; MAX_PLY + 1],
+    reductions: Box<[[u8; 64]; 64]>,
+    leaf_plies: u64,
+    leaves: u64,
+    root_depth: i32,
+}
+
+impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
+    pub(super) fn new(shared: &'s Shared<'a, R, E>, id: usize) -> Self {
+        let mut reductions = Box::new([[0u8; 64]; 64]);
+        for (depth, row) in reductions.iter_mut().enumerate().skip(1) {
+            for (index, cell) in row.iter_mut().enumerate().skip(1) {
+                let r = (depth as f64).ln() * (index as f64).ln() / LMR_DIVISOR;
+                *cell = r.max(0.0) as u8;
+            }
+        }
+        Searcher {
+            shared,
+            id,
+            nodes: 0,
+            unreported_nodes: 0,
+            stopped: false,
+            keys: Box::new([0; KEY_STACK]),
+            reversible: Box::new([0; KEY_STACK]),
+            key_count: 0,
+            killers: Box::new([[Move::default(); 2]; MAX_PLY + 1]),
+            history: Box::new([[[0; HISTORY_SQUARES]; HISTORY_SQUARES]; 2]),
+            pv: Box::new([[Move::default(); MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_length: [0; MAX_PLY + 1],
+            reductions,
+            leaf_plies: 0,
+            leaves: 0,
+            root_depth: 0,
+        }
+    }
+
+    /// Iterative deepening on `root`; reports after each iteration (main thread only).
+    pub(super) fn iterate(
+        &mut self,
+        root: &Root<R>,
+        report: &mut dyn FnMut(&Info<R>),
+    ) -> Outcome<R> {
+        let shared = self.shared;
+        let history = &root.history[root.history.len().saturating_sub(KEY_STACK - MAX_PLY - 2)..];
+        for (index, &key) in history.iter().enumerate() {
+            self.keys[index] = key;
+            self.reversible[index] = index as u16;
+        }
+        self.key_count = history.len();
+        self.push_key(root.position.hash(), !history.is_empty());
+        let root_moves = root.position.legal_moves();
+        let mut best = root_moves[0];
+        let mut pv = vec![best];
+        let mut score = 0;
+        let mut completed = 0;
+        let mut time = shared.time;
+        let max_depth = shared
+            .limits
+            .depth
+            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+        let mut depth = 1 + (self.id as i32 % 2);
+        while depth <= max_depth {
+            self.root_depth = depth;
+            self.leaf_plies = 0;
+            self.leaves = 0;
+            let (iteration_score, aborted) = self.aspiration(&root.position, depth, score);
+            if aborted && completed > 0 {
+                break;
+            }
+            if self.pv_length[0] > 0 {
+                let new_best = self.pv[0][0];
+                let changed = !new_best.same_as(&best);
+                let dropped = completed > 0 && iteration_score < score - SCORE_DROP;
+                best = new_best;
+                pv = self.pv[0][..self.pv_length[0]].to_vec();
+                score = iteration_score;
+                time.iteration_done(changed && depth > 1, dropped);
+            }
+            completed = depth;
+            if self.id == 0 {
+                report(&Info {
+                    depth: depth as u32,
+                    mean_depth: if self.leaves > 0 {
+                        self.leaf_plies as f64 / self.leaves as f64
+                    } else {
+                        f64::from(depth)
+                    },
+                    score,
+                    nodes: self.total_nodes(),
+                    elapsed: shared.started.elapsed(),
+                    pv: pv.clone(),
+                });
+            }
+            if aborted || self.stopped || shared.should_stop() {
+                break;
+            }
+            if self.id == 0 && self.time_up_between_iterations(&time) {
+                break;
+            }
+            if score::is_game_end(score) && depth > (score::WIN - score.abs()) + 2 {
+                // A forced win or loss found well inside the horizon will not change.
+                if shared.mode != Mode::Analyze || shared.limits.depth.is_none() {
+                    break;
+                }
+            }
+            depth += if self.id == 0 {
+                1
+            } else {
+                1 + (self.id as i32 % 2)
+            };
+        }
+        self.flush_nodes();
+        let ponder = pv.get(1).copied().or_else(|| {
+            let after = root.position.play(&best);
+            let entry = shared.table.probe(after.hash())?;
+            after
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|m| entry.hint.matches(m))
+        });
+        Outcome {
+            best: Some(best),
+            ponder,
+            score,
+            depth: completed as u32,
+            nodes: self.total_nodes(),
+            elapsed: shared.started.elapsed(),
+            pv,
+        }
+    }
+
+    fn time_up_between_iterations(&self, time: &TimeManager) -> bool {
+        let shared = self.shared;
+        if shared.limits.infinite || shared.control.is_pondering() {
+            return false;
+        }
+        time.should_stop_between_iterations(shared.started.elapsed())
+    }
+
+    fn total_nodes(&self) -> u64 {
+        self.shared.nodes.load(Ordering::Relaxed) + self.unreported_nodes
+    }
+
+    fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unreported_nodes, Ordering::Relaxed);
+        self.unreported_nodes = 0;
+    }
+
+    /// The root search of one iteration, with a window around the previous score that widens on
+    /// failure. Returns the score and whether the iteration was aborted.
+    fn aspiration(&mut self, position: &Position<R>, depth: i32, previous: Score) -> (Score, bool) {
+        let mut window = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) =
+            if depth >= ASPIRATION_FROM_DEPTH && !score::is_decisive(previous) {
+                (previous - window, previous + window)
+            } else {
+                (-INFINITE, INFINITE)
+            };
+        loop {
+            let value = self.search::<true>(position, depth, alpha, beta, 0, 0);
+            if self.stopped {
+                return (value, true);
+            }
+            if value <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (value - window).max(-INFINITE);
+            } else if value >= beta {
+                beta = (value + window).min(INFINITE);
+            } else {
+                return (value, false);
+            }
+            window *= 2;
+            if window > 4 * score::EVAL_LIMIT {
+                alpha = -INFINITE;
+                beta = INFINITE;
+            }
+        }
+    }
+
+    /// Counts a node and, every [`POLL_INTERVAL`] nodes, checks the stop flag, the clock and the
+    /// node limit.
+    #[inline(always)]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unreported_nodes += 1;
+        if self.nodes % POLL_INTERVAL == 0 {
+            self.flush_nodes();
+            self.poll();
+        }
+    }
+
+    fn poll(&mut self) {
+        let shared = self.shared;
+        if shared.should_stop() {
+            self.stopped = true;
+            return;
+        }
+        // The first iteration always completes, so there is always a move.
+        if self.id != 0 || self.root_depth <= 1 {
+            return;
+        }
+        if let Some(limit) = shared.limits.nodes
+            && shared.nodes.load(Ordering::Relaxed) >= limit
+        {
+            self.stop_all();
+            return;
+        }
+        if shared.limits.infinite || shared.control.is_pondering() {
+            return;
+        }
+        if let Some(hard) = shared.hard_limit
+            && shared.started.elapsed() >= hard
+        {
+            self.stop_all();
+        }
+    }
+
+    fn stop_all(&mut self) {
+        self.stopped = true;
+        self.shared.finish();
+    }
+
+    /// Whether the position at the top of the key stack repeats one since the last irreversible
+    /// move (the first repetition already counts as a draw inside the search).
+    #[inline]
+    fn is_repetition(&self, index: usize) -> bool {
+        let reversible = usize::from(self.reversible[index]);
+        let key = self.keys[index];
+        let mut back = 4;
+        while back <= reversible {
+            if self.keys[index - back] == key {
+                return true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// The score of a position where the side to move has no legal move.
+    #[inline]
+    fn no_moves_score(ply: usize) -> Score {
+        match R::GOAL {
+            Goal::Losing => score::win_in(ply as i32),
+            Goal::Standard | Goal::FirstKingWins => score::loss_in(ply as i32),
+        }
+    }
+
+    #[inline]
+    fn push_key(&mut self, hash: u64, reversible_move: bool) -> usize {
+        let index = self.key_count;
+        self.keys[index] = hash;
+        self.reversible[index] = if reversible_move && index > 0 {
+            self.reversible[index - 1] + 1
+        } else {
+            0
+        };
+        self.key_count += 1;
+        index
+    }
+
+    /// The alpha-beta search proper (`PV`: principal-variation node).
+    fn search<const PV: bool>(
+        &mut self,
+        position: &Position<R>,
+        depth: i32,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        threat_extensions: i32,
+    ) -> Score {
+        self.pv_length[ply] = 0;
+        if ply > 0 {
+            if self.stopped {
+                return DRAW;
+            }
+            if self.key_count > 0 && self.is_repetition(self.key_count - 1) {
+                return DRAW;
+            }
+            if R::GOAL == Goal::FirstKingWins && position.kings(!position.side()).any() {
+                return score::loss_in(ply as i32);
+            }
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.shared.evaluator.evaluate(position);
+        }
+        // Mate distance pruning: no line from here beats a win already found nearer the root.
+        let alpha_floor = score::loss_in(ply as i32);
+        let beta_ceiling = score::win_in(ply as i32 + 1);
+        if alpha_floor >= beta || beta_ceiling <= alpha {
+            return if alpha_floor >= beta {
+                alpha_floor
+            } else {
+                beta_ceiling
+            };
+        }
+        if depth <= 0 {
+            return self.quiescence(position, alpha, beta, ply, threat_extensions);
+        }
+        let mut list = MoveList::new();
+        movegen::generate(position, &mut list);
+        if list.is_empty() {
+            return Self::no_moves_score(ply);
+        }
+        let is_capture = list[0].is_capture();
+        self.count_node();
+
+        let hash = position.hash();
+        let entry = self.shared.table.probe(hash);
+        let mut hint = MoveHint::default();
+        let mut static_eval = None;
+        if let Some(entry) = entry {
+            hint = entry.hint;
+            if entry.eval != NO_EVAL {
+                static_eval = Some(Score::from(entry.eval));
+            }
+            let stored = score::from_table(Score::from(entry.score), ply as i32);
+            if !PV && ply > 0 && i32::from(entry.depth) >= depth {
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => stored >= beta,
+                    Bound::Upper => stored <= alpha,
+                };
+                if cut {
+                    return stored;
+                }
+            }
+        }
+
+        // Reverse futility: a quiet position far above beta near the horizon.
+        if !PV
+            && ply > 0
+            && !is_capture
+            && depth <= REVERSE_FUTILITY_MAX_DEPTH
+            && !score::is_decisive(beta)
+        {
+            let eval = *static_eval.get_or_insert_with(|| self.shared.evaluator.evaluate(position));
+            if eval - REVERSE_FUTILITY_MARGIN * depth >= beta && !position.pass().has_capture() {
+                return eval;
+            }
+        }
+
+        // A single legal move costs no depth.
+        let next_depth = if list.len() == 1 { depth } else { depth - 1 };
+        self.order(&mut list, hint, ply, position.side());
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move = list[0];
+        let side = position.side().index();
+        for index in 0..list.len() {
+            let mv = list[index];
+            let child = position.play(&mv);
+            self.shared.table.prefetch(child.hash());
+            let key_index = self.push_key(child.hash(), !mv.is_irreversible());
+            debug_assert_eq!(key_index + 1, self.key_count);
+            let quiet = !mv.is_capture() && !mv.is_promotion();
+            let value = if index == 0 {
+                -self.search::<PV>(
+                    &child,
+                    next_depth,
+                    -beta,
+                    -alpha,
+                    ply + 1,
+                    threat_extensions,
+                )
+            } else {
+                let mut reduction = 0;
+                if depth >= LMR_MIN_DEPTH
+                    && quiet
+                    && index >= LMR_FULL_DEPTH_MOVES + usize::from(PV)
+                    && !self.is_killer(&mv, ply)
+                {
+                    reduction = i32::from(self.reductions[depth.min(63) as usize][index.min(63)]);
+                    if PV {
+                        reduction -= 1;
+                    }
+                    reduction = reduction.clamp(0, next_depth - 1);
+                }
+                let mut value = -self.search::<false>(
+                    &child,
+                    next_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    threat_extensions,
+                );
+                if value > alpha && reduction > 0 {
+                    value = -self.search::<false>(
+                        &child,
+                        next_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        threat_extensions,
+                    );
+                }
+                if PV && value > alpha && value < beta {
+                    value = -self.search::<true>(
+                        &child,
+                        next_depth,
+                        -beta,
+                        -alpha,
+                        ply + 1,
+                        threat_extensions,
+                    );
+                }
+                value
+            };
+            self.key_count -= 1;
+            if self.stopped {
+                return best_score.max(DRAW.min(alpha));
+            }
+            if value > best_score {
+                best_score = value;
+                best_move = mv;
+                if value > alpha {
+                    alpha = value;
+                    self.update_pv(ply, mv);
+                    if value >= beta {
+                        if quiet {
+                            self.reward(&mv, ply, depth, side, &list[..index]);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.table.store(
+            hash,
+            Entry {
+                hint: MoveHint::of(&best_move),
+                score: score::to_table(best_score, ply as i32) as i16,
+                eval: static_eval.map_or(NO_EVAL, |e| e as i16),
+                depth: depth.clamp(0, i32::from(u8::MAX)) as u8,
+                bound,
+            },
+        );
+        best_score
+    }
+
+    /// Quiescence: resolve the compulsory captures; in a quiet position stand pat, unless the
+    /// opponent threatens a capture, in which case one more full-width ply is searched (a few
+    /// times per line at most).
+    fn quiescence(
+        &mut self,
+        position: &Position<R>,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        threat_extensions: i32,
+    ) -> Score {
+        self.count_node();
+        if ply > 0 && R::GOAL == Goal::FirstKingWins && position.kings(!position.side()).any() {
+            return score::loss_in(ply as i32);
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.shared.evaluator.evaluate(position);
+        }
+        if !position.has_capture() {
+            if movegen::count(position) == 0 {
+                return Self::no_moves_score(ply);
+            }
+            if threat_extensions < QUIESCENCE_THREAT_EXTENSIONS && position.pass().has_capture() {
+                return self.search::<false>(position, 1, alpha, beta, ply, threat_extensions + 1);
+            }
+            self.leaf_plies += ply as u64;
+            self.leaves += 1;
+            return self.shared.evaluator.evaluate(position);
+        }
+        let mut list = MoveList::new();
+        movegen::generate_captures(position, &mut list);
+        let mut best = -INFINITE;
+        for mv in list.iter() {
+            let child = position.play(mv);
+            let value = -self.quiescence(&child, -beta, -alpha, ply + 1, threat_extensions);
+            if self.stopped {
+                return best.max(DRAW.min(alpha));
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move<BitsOf<R>>) {
+        let child_length = self.pv_length[ply + 1];
+        self.pv[ply][0] = mv;
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][1..=child_length].copy_from_slice(&tail[0][..child_length]);
+        self.pv_length[ply] = child_length + 1;
+    }
+
+    fn is_killer(&self, mv: &Move<BitsOf<R>>, ply: usize) -> bool {
+        self.killers[ply].iter().any(|k| k.same_as(mv))
+    }
+
+    fn reward(
+        &mut self,
+        mv: &Move<BitsOf<R>>,
+        ply: usize,
+        depth: i32,
+        side: usize,
+        tried: &[Move<BitsOf<R>>],
+    ) {
+        if !self.killers[ply][0].same_as(mv) {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = *mv;
+        }
+        let bonus = depth * depth;
+        let table = &mut self.history[side];
+        table[usize::from(mv.from)][usize::from(mv.to)] += bonus;
+        for other in tried {
+            if !other.is_capture() {
+                table[usize::from(other.from)][usize::from(other.to)] -= bonus;
+            }
+        }
+        if table[usize::from(mv.from)][usize::from(mv.to)].abs() > HISTORY_LIMIT {
+            for row in table.iter_mut() {
+                for value in row.iter_mut() {
+                    *value /= 2;
+                }
+            }
+        }
+    }
+
+    /// Orders the moves: table move, then captures (more kings first), promotions, killers, and
+    /// quiet moves by history.
+    fn order(&self, list: &mut MoveList<BitsOf<R>>, hint: MoveHint, ply: usize, side: Color) {
+        let mut keys = [0i32; crate::moves::MAX_MOVES];
+        let history = &self.history[side.index()];
+        for (index, mv) in list.iter().enumerate() {
+            keys[index] = if hint.matches(mv) {
+                ORDER_TABLE_MOVE
+            } else if mv.is_capture() {
+                ORDER_CAPTURE + mv.captured.count() as i32
+            } else if mv.is_promotion() {
+                ORDER_PROMOTION
+            } else if self.killers[ply][0].same_as(mv) {
+                ORDER_KILLER + 1
+            } else if self.killers[ply][1].same_as(mv) {
+                ORDER_KILLER
+            } else {
+                history[usize::from(mv.from)][usize::from(mv.to)]
+            };
+        }
+        // Insertion sort: lists are short and mostly ordered already.
+        let moves = list.as_mut_slice();
+        for i in 1..moves.len() {
+            let (key, mv) = (keys[i], moves[i]);
+            let mut j = i;
+            while j > 0 && keys[j - 1] < key {
+                keys[j] = keys[j - 1];
+                moves[j] = moves[j - 1];
+                j -= 1;
+            }
+            keys[j] = key;
+            moves[j] = mv;
+        }
+    }
+}

@@ -1,0 +1,374 @@
+//! Hub protocol sessions against the real `rafle hub` binary.
+
+use rafle::notation::{hub as hub_position, text};
+use rafle::position::Position;
+use rafle::rules::International;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// How long any expected reply may take before the test fails.
+const REPLY_TIMEOUT: Duration = Duration::from_secs(30);
+/// `done` must follow `stop` within this (median of several trials).
+const STOP_LATENCY: Duration = Duration::from_millis(50);
+
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rafle"))
+            .arg("hub")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("rafle starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("engine accepts input");
+        self.stdin.flush().expect("flush");
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).expect("engine accepts input");
+        self.stdin.flush().expect("flush");
+    }
+
+    fn next(&self) -> String {
+        self.lines
+            .recv_timeout(REPLY_TIMEOUT)
+            .expect("the engine replies in time")
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self.next();
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    fn no_output_for(&self, wait: Duration) -> bool {
+        matches!(
+            self.lines.recv_timeout(wait),
+            Err(RecvTimeoutError::Timeout)
+        )
+    }
+
+    fn handshake(&mut self) {
+        self.send("hub");
+        let lines = self.until("wait");
+        assert!(lines[0].starts_with("id name=Rafle"), "{lines:?}");
+        self.send("init");
+        assert_eq!(
+            self.until("ready").last().map(String::as_str),
+            Some("ready")
+        );
+    }
+
+    fn quit(mut self) {
+        self.send("quit");
+        let status = self.child.wait().expect("engine exits");
+        assert!(status.success());
+    }
+}
+
+fn value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
+    let start = line.find(&format!("{key}="))? + key.len() + 1;
+    let rest = &line[start..];
+    if let Some(quoted) = rest.strip_prefix('"') {
+        quoted.split('"').next()
+    } else {
+        rest.split_whitespace().next()
+    }
+}
+
+fn legal_in_start(mv: &str) -> bool {
+    text::parse(&Position::<International>::start(), mv).is_ok()
+}
+
+#[test]
+fn handshake_and_parameters() {
+    let mut engine = Engine::start();
+    engine.send("hub");
+    let lines = engine.until("wait");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("param name=variant value=normal type=enum"))
+    );
+    for name in ["threads", "hash", "ponder", "book"] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("param name={name} "))),
+            "{name} in {lines:?}"
+        );
+    }
+    engine.send("set-param name=threads value=2");
+    engine.send("set-param name=hash value=8");
+    engine.send("set-param name=variant value=international");
+    engine.send("set-param name=unknown-parameter value=1");
+    engine.send("init");
+    assert_eq!(engine.next(), "ready");
+    engine.quit();
+}
+
+#[test]
+fn each_limit_type_ends_with_one_done() {
+    let mut engine = Engine::start();
+    engine.handshake();
+    for level in [
+        "level depth=5",
+        "level nodes=20000",
+        "level move-time=0.2",
+        "level time=2 inc=0.1",
+        "level moves=40 time=5",
+    ] {
+        engine.send("pos start");
+        engine.send(level);
+        engine.send("go think");
+        let lines = engine.until("done");
+        let done = lines.last().expect("done");
+        let mv = value(done, "move").expect("move=");
+        assert!(done.starts_with("done move="), "{done}");
+        assert!(legal_in_start(mv), "{level}: {mv}");
+        if level == "level depth=5" {
+            let depths: Vec<&str> = lines.iter().filter_map(|l| value(l, "depth")).collect();
+            assert_eq!(depths.last(), Some(&"5"), "{lines:?}");
+        }
+        assert!(
+            engine.no_output_for(Duration::from_millis(100)),
+            "a second done after {level}"
+        );
+    }
+    engine.quit();
+}
+
+#[test]
+fn stop_during_analyze_answers_quickly() {
+    let mut engine = Engine::start();
+    engine.handshake();
+    let mut latencies = Vec::new();
+    for _ in 0..5 {
+        engine.send("pos start");
+        engine.send("level infinite");
+        engine.send("go analyze");
+        engine.until("info");
+        std::thread::sleep(Duration::from_millis(200));
+        engine.send("ping");
+        assert_eq!(
+            engine.until("pong").last().map(String::as_str),
+            Some("pong")
+        );
+        let sent = Instant::now();
+        engine.send("stop");
+        let lines = engine.until("done");
+        latencies.push(sent.elapsed());
+        assert!(value(lines.last().expect("done"), "move").is_some_and(legal_in_start));
+    }
+    latencies.sort();
+    assert!(
+        latencies[2] < STOP_LATENCY,
+        "median stop latency {:?}",
+        latencies[2]
+    );
+    engine.quit();
+}
+
+#[test]
+fn ponder_then_hit_or_stop() {
+    let mut engine = Engine::start();
+    engine.handshake();
+    // ponder-hit: the search goes on under the clock and ends by itself.
+    engine.send("pos start moves=\"32-28\"");
+    engine.send("level time=1 inc=0");
+    engine.send("go ponder");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("ponder-hit");
+    let lines = engine.until("done");
+    assert!(lines.last().expect("done").starts_with("done move="));
+    // ponder then stop: done comes at once.
+    engine.send("pos start moves=\"32-28\"");
+    engine.send("level time=100");
+    engine.send("go ponder");
+    std::thread::sleep(Duration::from_millis(300));
+    engine.send("stop");
+    let lines = engine.until("done");
+    assert!(lines.last().expect("done").starts_with("done move="));
+    // While pondering with a tiny clock the engine must not stop on its own.
+    engine.send("pos start");
+    engine.send("level time=0.05");
+    engine.send("go ponder");
+    let mut finished_early = false;
+    let deadline = Instant::now() + Duration::from_millis(400);
+    while Instant::now() < deadline {
+        if let Ok(line) = engine.lines.recv_timeout(Duration::from_millis(50))
+            && line.starts_with("done")
+        {
+            finished_early = true;
+        }
+    }
+    engine.send("stop");
+    if !finished_early {
+        engine.until("done");
+    }
+    engine.quit();
+}
+
+#[test]
+fn malformed_input_never_kills_the_engine() {
+    let mut engine = Engine::start();
+    engine.handshake();
+    let barrage = [
+        "",
+        "   ",
+        "foo bar=1",
+        "=",
+        "\"",
+        "pos moves=\"32-28",
+        "level move-time=abc",
+        "level depth=x",
+        "level nodes=999999999999999999999999999",
+        "level time=1e400",
+        "set-param name=threads value=x",
+        "set-param name=threads value=100000",
+        "set-param name=variant value=chess",
+        "set-param name=ponder value=maybe",
+        "set-param value=3",
+        "pos pos=Wxyz",
+        "pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwwq",
+        "pos start moves=\"junk\"",
+        "pos start moves=\"32-29\"",
+        "pos start moves=\"32-28 19-23 28x19\"",
+        "pos fen=W:W99",
+        "go sideways",
+    ];
+    for line in barrage {
+        engine.send(line);
+    }
+    // Random bytes, including invalid UTF-8 and control characters.
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    for _ in 0..20 {
+        let mut bytes = Vec::new();
+        for _ in 0..40 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let byte = (state >> 24) as u8;
+            if byte != b'\n' {
+                bytes.push(byte);
+            }
+        }
+        bytes.push(b'\n');
+        engine.send_bytes(&bytes);
+    }
+    engine.send("ping");
+    let lines = engine.until("pong");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("error message=\"bad line\""))
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("error message=\"illegal move\""))
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("error message=\"bad position\""))
+    );
+    // The illegal `pos` lines left the previous position: `go` searches the start position.
+    engine.send("pos start");
+    engine.send("pos start moves=\"32-28 19-23 99-1\"");
+    engine.send("level depth=2");
+    engine.send("go think");
+    let done = engine.until("done");
+    assert!(
+        value(done.last().expect("done"), "move").is_some_and(legal_in_start),
+        "{done:?}"
+    );
+    engine.quit();
+}
+
+#[test]
+fn go_before_init_and_quit_during_search() {
+    let mut engine = Engine::start();
+    engine.send("pos start");
+    engine.send("level depth=3");
+    engine.send("go think");
+    assert!(
+        engine
+            .until("done")
+            .last()
+            .expect("done")
+            .starts_with("done move=")
+    );
+    engine.send("level infinite");
+    engine.send("go analyze");
+    engine.until("info");
+    engine.quit();
+}
+
+#[test]
+fn self_play_game_through_the_hub() {
+    let mut engine = Engine::start();
+    engine.handshake();
+    let mut position = Position::<International>::start();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..120 {
+        if position.legal_moves().is_empty() {
+            break;
+        }
+        engine.send(&format!(
+            "pos pos={} moves=\"{}\"",
+            hub_position::format(&Position::<International>::start()),
+            moves.join(" ")
+        ));
+        engine.send("level depth=4");
+        engine.send("go think");
+        let done = engine.until("done");
+        let reply = value(done.last().expect("done"), "move")
+            .expect("a move")
+            .to_string();
+        let mv = text::parse(&position, &reply).unwrap_or_else(|e| panic!("{reply}: {e}"));
+        assert_eq!(
+            text::hub::<International>(&mv),
+            reply,
+            "moves are written in Hub form"
+        );
+        position = position.play(&mv);
+        moves.push(reply);
+    }
+    assert!(moves.len() >= 40, "{moves:?}");
+    engine.quit();
+}
