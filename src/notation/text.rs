@@ -47,17 +47,19 @@ pub enum MoveError {
 
 /// The Hub form of a legal move (squares numbered as [`super::hub::move_square_number`] says).
 pub fn hub<R: Rules>(mv: &Move<BitsOf<R>>) -> String {
-    let name =
-        |bit: u32| super::hub::move_square_number::<R>(R::Geometry::square_of(bit)).to_string();
-    let from = name(u32::from(mv.from));
-    let to = name(u32::from(mv.to));
+    let number = |bit: u32| super::hub::move_square_number::<R>(R::Geometry::square_of(bit));
+    let from = number(u32::from(mv.from));
+    let to = number(u32::from(mv.to));
     if !mv.is_capture() {
         return format!("{from}-{to}");
     }
     let mut text = format!("{from}x{to}");
-    for bit in mv.captured.iter() {
+    // Ascending in the Hub numbering, which is not the bit order on every board.
+    let mut captured: Vec<u32> = mv.captured.iter().map(number).collect();
+    captured.sort_unstable();
+    for square in captured {
         text.push('x');
-        text.push_str(&name(bit));
+        text.push_str(&square.to_string());
     }
     text
 }
