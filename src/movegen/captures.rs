@@ -52,6 +52,17 @@ fn turns(direction: Direction) -> [Direction; 2] {
     }
 }
 
+/// Whether a variant's capture rules look at which opponent pieces are kings; when they do not,
+/// the generator does not even collect them.
+pub(super) const fn needs_opponent_kings<R: Rules>() -> bool {
+    !R::MEN_CAPTURE_KINGS
+        || R::KING_HALTS_BEHIND_KING
+        || matches!(
+            R::CAPTURE_PRECEDENCE,
+            CapturePrecedence::MostPiecesThenKings | CapturePrecedence::Italian
+        )
+}
+
 /// The pieces a man may jump.
 #[inline(always)]
 fn man_targets<R: Rules>(sides: &Sides<BitsOf<R>>) -> BitsOf<R> {
@@ -121,7 +132,6 @@ pub(super) fn generate<R: Rules, const WHITE: bool>(
     let mut search = Search::<R, WHITE> {
         list,
         targets: sides.opponents,
-        man_targets: man_targets::<R>(sides),
         opponent_kings: sides.opponent_kings,
         empty: sides.empty,
         promotion_row: sides.promotion_row,
@@ -150,8 +160,7 @@ struct Search<'a, R: Rules, const WHITE: bool> {
     list: &'a mut MoveList<BitsOf<R>>,
     /// Opponent pieces, including those already jumped in this route.
     targets: BitsOf<R>,
-    /// The opponent pieces a man may jump.
-    man_targets: BitsOf<R>,
+    /// Opponent kings, for the variants whose rules look at them (see [`needs_opponent_kings`]).
     opponent_kings: BitsOf<R>,
     /// Empty squares, with the capturing piece's origin vacated.
     empty: BitsOf<R>,
@@ -186,6 +195,16 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
             for direction in Direction::ALL {
                 self.king(from, direction, BitsOf::<R>::EMPTY);
             }
+        }
+    }
+
+    /// The opponent pieces a man may jump.
+    #[inline(always)]
+    fn man_targets(&self) -> BitsOf<R> {
+        if R::MEN_CAPTURE_KINGS {
+            self.targets
+        } else {
+            self.targets & !self.opponent_kings
         }
     }
 
@@ -228,14 +247,13 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
         } else {
             &forward(WHITE)
         };
-        let empty = self.empty_now(captured);
         for &direction in directions {
             let delta = R::Geometry::delta(direction);
-            let over = BitsOf::<R>::bit(at).shift(delta) & self.man_targets & !captured;
+            let over = BitsOf::<R>::bit(at).shift(delta) & self.man_targets() & !captured;
             if over.is_empty() {
                 continue;
             }
-            let landing = over.shift(delta) & empty;
+            let landing = over.shift(delta) & self.empty_now(captured);
             if landing.is_empty() {
                 continue;
             }

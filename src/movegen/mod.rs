@@ -48,7 +48,11 @@ impl<B: BitBoard> Sides<B> {
             men: position.men(us),
             kings: position.kings(us),
             opponents: position.pieces(them),
-            opponent_kings: position.kings(them),
+            opponent_kings: if captures::needs_opponent_kings::<R>() {
+                position.kings(them)
+            } else {
+                B::EMPTY
+            },
             empty: position.empty(),
             promotion_row: Position::<R>::promotion_row(us),
         }
