@@ -41,9 +41,17 @@ pub fn evaluate<R: Rules>(position: &Position<R>) -> Score {
     let white = side_score(position, Color::White);
     let black = side_score(position, Color::Black);
     let mut score = white - black;
-    if R::GOAL == Goal::Losing {
-        // Antidraughts: the side with fewer pieces is closer to its goal.
-        score = -score;
+    match R::GOAL {
+        Goal::Standard => {}
+        Goal::Losing => {
+            // Antidraughts: the side with fewer pieces, fewer moves and men to give away is
+            // closer to its goal.
+            score = -score;
+            score += offered(position, Color::White) - offered(position, Color::Black);
+        }
+        Goal::FirstKingWins => {
+            score += breakthrough(position, Color::White) - breakthrough(position, Color::Black);
+        }
     }
     let score = if position.side() == Color::White {
         score
@@ -195,6 +203,55 @@ fn side_score<R: Rules>(position: &Position<R>, color: Color) -> Score {
     score
 }
 
+/// Breakthrough terms of `color`: the first king wins, so advancement counts double and a man
+/// that nothing can stop from crowning is worth most of the game.
+fn breakthrough<R: Rules>(position: &Position<R>, color: Color) -> Score {
+    type G<R> = <R as Rules>::Geometry;
+    let rows = G::<R>::ROWS;
+    let men = position.men(color);
+    let opponent_men = position.men(!color);
+    let empty = position.empty();
+    let promotion = relative_row::<G<R>>(color, rows - 1);
+    let mut score = 0;
+    for row in 1..rows - 1 {
+        score += (men & relative_row::<G<R>>(color, row)).count() as i32
+            * row as i32
+            * BREAKTHROUGH_ADVANCE;
+    }
+    for bit in men.iter() {
+        let single = BitsOf::<R>::bit(bit);
+        // No opposing man can reach the squares ahead, and a free path leads to the last row.
+        if (forward_cone::<G<R>>(single, color, G::<R>::VALID) & opponent_men).any()
+            || (forward_cone::<G<R>>(single, color, empty) & promotion).is_empty()
+        {
+            continue;
+        }
+        let row = u32::from(G::<R>::ROW_OF_BIT[bit as usize]);
+        let distance = match color {
+            Color::White => row,
+            Color::Black => rows - 1 - row,
+        } as i32;
+        score += (BREAKTHROUGH_RUNAWAY - BREAKTHROUGH_RUNAWAY_PER_ROW * distance).max(0);
+    }
+    score
+}
+
+/// Antidraughts: men of `color` that the opponent can take right away, pieces as good as given
+/// away (men only, and single jumps, as a cheap estimate).
+fn offered<R: Rules>(position: &Position<R>, color: Color) -> Score {
+    type G<R> = <R as Rules>::Geometry;
+    let men = position.men(color);
+    let takers = position.men(!color);
+    let empty = position.empty();
+    let mut exposed = BitsOf::<R>::EMPTY;
+    for direction in Direction::ALL {
+        let delta = G::<R>::delta(direction);
+        // A taker next to the man on one side, an empty square on the other.
+        exposed |= men & takers.shift(-delta) & empty.shift(delta);
+    }
+    exposed.count() as i32 * ANTI_OFFERED
+}
+
 /// The bottom-left corner (a1), where the long diagonal starts (FMJD art. 2.4).
 #[inline(always)]
 fn long_diagonal_corner<G: Geometry>() -> u32 {
@@ -249,6 +306,23 @@ mod tests {
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
             position = position.play(&moves[(seed >> 33) as usize % moves.len()]);
         }
+    }
+
+    #[test]
+    fn engine_variant_terms() {
+        use crate::rules::{Antidraughts, Breakthrough};
+        assert_symmetric(&Position::<Breakthrough>::start());
+        assert_symmetric(&Position::<Antidraughts>::start());
+        assert_eq!(evaluate(&Position::<Breakthrough>::start()), 0);
+        // Breakthrough: White's man on 12 crowns unhindered, which wins the game.
+        let runaway = fen::parse::<Breakthrough>("W:W12,31-35:B16-20").expect("valid");
+        assert!(evaluate(&runaway) > 5 * MAN, "{}", evaluate(&runaway));
+        assert_symmetric(&runaway);
+        // Antidraughts: a man down is a man closer to the goal.
+        let fewer = fen::parse::<Antidraughts>("W:W32-50:B1-20").expect("valid");
+        assert!(evaluate(&fewer) > MAN / 2, "{}", evaluate(&fewer));
+        let offering = fen::parse::<Antidraughts>("B:W28,45:B23,5").expect("valid");
+        assert_symmetric(&offering);
     }
 
     #[test]

@@ -37,3 +37,13 @@ pub const RUNAWAY_PER_ROW: i32 = 18;
 pub const KING_MOBILITY: i32 = 2;
 /// A king on the long diagonal (a1-j10), the key line of king endings.
 pub const KING_ON_LONG_DIAGONAL: i32 = 15;
+
+/// Breakthrough (the first king wins): advancement per man and row, on top of the general term.
+pub const BREAKTHROUGH_ADVANCE: i32 = 4;
+/// Breakthrough: a man nothing can stop on its way to the promotion row, one row from it. Worth
+/// most of a game: it crowns, and crowning wins.
+pub const BREAKTHROUGH_RUNAWAY: i32 = 900;
+/// Breakthrough: less per further row to go (the opponent's own runaway may be quicker).
+pub const BREAKTHROUGH_RUNAWAY_PER_ROW: i32 = 60;
+/// Antidraughts: a man of ours the opponent must take next move (a piece given away).
+pub const ANTI_OFFERED: i32 = 12;
