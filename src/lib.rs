@@ -17,7 +17,9 @@
 
 pub mod cli;
 pub mod core;
+pub mod dxp;
 pub mod eval;
+pub mod game;
 pub mod hub;
 pub mod movegen;
 pub mod moves;

@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod dxp;
 mod moves;
 mod perft;
 
@@ -28,6 +29,8 @@ pub enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Search fixed positions to a fixed depth; the node count is the search's signature.
     Bench(bench::BenchArgs),
+    /// Play over DXP (DamExchange, TCP) as follower (--listen) or initiator (--connect).
+    Dxp(dxp::DxpArgs),
     /// Speak the Hub protocol on stdin/stdout (for GUIs and lidraughts bots).
     Hub,
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
@@ -42,6 +45,7 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Dxp(args) => dxp::run(&args),
         Command::Hub => return crate::hub::run(),
         Command::Perft(args) => perft::run(&args),
         Command::Moves(args) => moves::run(&args),

@@ -41,6 +41,11 @@ pub fn evaluate<R: Rules>(position: &Position<R>) -> Score {
     let white = side_score(position, Color::White);
     let black = side_score(position, Color::Black);
     let mut score = white - black;
+    if lone_king_ending(position) {
+        // Three pieces or fewer against a lone king: the draw rules (FMJD art. 6.3/6.4) leave no
+        // time for anything but a tactical win, which the search finds; otherwise it is a draw.
+        score /= LONE_KING_ENDING_DIVISOR;
+    }
     match R::GOAL {
         Goal::Standard => {}
         Goal::Losing => {
@@ -59,6 +64,27 @@ pub fn evaluate<R: Rules>(position: &Position<R>) -> Score {
         -score
     };
     score.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+}
+
+/// Whether one side has a lone king and the other at most three pieces.
+#[inline]
+fn lone_king_ending<R: Rules>(position: &Position<R>) -> bool {
+    // Only where a draw rule cuts these endings short, and for three pieces only on the large
+    // boards: on 8x8 three kings against one win within the 15-16 moves the rules allow when
+    // the lone king does not hold the main diagonal; short-king games have no such rule.
+    let most = match (
+        R::DRAW_RULES.three_against_king,
+        R::DRAW_RULES.two_against_king,
+    ) {
+        (Some(_), _) if R::Geometry::ROWS >= LONE_KING_ENDING_MIN_ROWS => {
+            LONE_KING_ENDING_MAX_PIECES
+        }
+        (_, Some(_)) => LONE_KING_ENDING_MAX_PIECES - 1,
+        _ => return false,
+    };
+    let lone = |color: Color| position.pieces(color).count() == 1 && position.kings(color).any();
+    let few = |color: Color| position.pieces(color).count() <= most;
+    (lone(Color::White) && few(Color::Black)) || (lone(Color::Black) && few(Color::White))
 }
 
 /// Rows counted from `color`'s back row (0) to the promotion row (`ROWS - 1`).

@@ -3,6 +3,7 @@
 //! dispatch happens once per protocol command, never inside the search.
 
 use super::{HubError, Input, Output, Params, protocol};
+use crate::game::Game;
 use crate::notation::{fen, hub, text};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -82,18 +83,21 @@ impl<R: Rules> Session for VariantSession<R> {
                     .map_err(|e| HubError::new("bad position", e.to_string()))?,
                 (None, None) => Position::start(),
             };
-        let mut root = Root::new(start);
+        // Hub move texts number the squares of algebraic variants from a1 (see notation::hub),
+        // so they are read here rather than by Game::from_moves.
+        let mut game = Game::new(start);
         for word in line.value("moves").unwrap_or("").split_whitespace() {
-            let mv = text::parse_hub(&root.position, word).map_err(|e| {
-                let message = match e {
+            let mv = text::parse_hub(game.position(), word).map_err(|error| {
+                let message = match error {
                     text::MoveError::Malformed { .. } => "bad move",
                     _ => "illegal move",
                 };
-                HubError::new(message, e.to_string())
+                HubError::new(message, error.to_string())
             })?;
-            root.push(&mv);
+            game.play(&mv)
+                .map_err(|error| HubError::new("illegal move", error.to_string()))?;
         }
-        self.root = root;
+        self.root = Root::from_game(&game);
         Ok(())
     }
 
