@@ -189,27 +189,13 @@ fn side_score<R: Rules>(position: &Position<R>, color: Color) -> Score {
     // Runaway men: no opposing king, no opposing man in the cone ahead, and a free path to the
     // promotion row; worth more the closer they are.
     if opponent_kings.is_empty() {
-        let promotion = relative_row::<G<R>>(color, rows - 1);
         let mut near = BitsOf::<R>::EMPTY;
         for row in rows.saturating_sub(1 + RUNAWAY_MAX_ROWS)..rows - 1 {
             near |= relative_row::<G<R>>(color, row);
         }
-        for bit in (men & near).iter() {
-            let single = BitsOf::<R>::bit(bit);
-            let cone = forward_cone::<G<R>>(single, color, G::<R>::VALID);
-            if (cone & opponent_men).any() {
-                continue;
-            }
-            if (forward_cone::<G<R>>(single, color, empty) & promotion).is_empty() {
-                continue;
-            }
-            let row = u32::from(G::<R>::ROW_OF_BIT[bit as usize]);
-            let distance = match color {
-                Color::White => row,
-                Color::Black => rows - 1 - row,
-            } as i32;
-            score += (RUNAWAY - RUNAWAY_PER_ROW * distance).max(0);
-        }
+        score += runaways(position, color, men & near, |distance| {
+            (RUNAWAY - RUNAWAY_PER_ROW * distance).max(0)
+        });
     }
 
     // Kings: mobility, and the long diagonal.
@@ -235,18 +221,34 @@ fn breakthrough<R: Rules>(position: &Position<R>, color: Color) -> Score {
     type G<R> = <R as Rules>::Geometry;
     let rows = G::<R>::ROWS;
     let men = position.men(color);
-    let opponent_men = position.men(!color);
-    let empty = position.empty();
-    let promotion = relative_row::<G<R>>(color, rows - 1);
     let mut score = 0;
     for row in 1..rows - 1 {
         score += (men & relative_row::<G<R>>(color, row)).count() as i32
             * row as i32
             * BREAKTHROUGH_ADVANCE;
     }
-    for bit in men.iter() {
+    score
+        + runaways(position, color, men, |distance| {
+            (BREAKTHROUGH_RUNAWAY - BREAKTHROUGH_RUNAWAY_PER_ROW * distance).max(0)
+        })
+}
+
+/// The sum of `value(rows to go)` over the men of `color` among `candidates` that no opposing
+/// man can stop: none in the cone ahead, and a free path to the promotion row.
+fn runaways<R: Rules>(
+    position: &Position<R>,
+    color: Color,
+    candidates: BitsOf<R>,
+    value: impl Fn(i32) -> Score,
+) -> Score {
+    type G<R> = <R as Rules>::Geometry;
+    let rows = G::<R>::ROWS;
+    let opponent_men = position.men(!color);
+    let empty = position.empty();
+    let promotion = relative_row::<G<R>>(color, rows - 1);
+    let mut score = 0;
+    for bit in candidates.iter() {
         let single = BitsOf::<R>::bit(bit);
-        // No opposing man can reach the squares ahead, and a free path leads to the last row.
         if (forward_cone::<G<R>>(single, color, G::<R>::VALID) & opponent_men).any()
             || (forward_cone::<G<R>>(single, color, empty) & promotion).is_empty()
         {
@@ -257,7 +259,7 @@ fn breakthrough<R: Rules>(position: &Position<R>, color: Color) -> Score {
             Color::White => row,
             Color::Black => rows - 1 - row,
         } as i32;
-        score += (BREAKTHROUGH_RUNAWAY - BREAKTHROUGH_RUNAWAY_PER_ROW * distance).max(0);
+        score += value(distance);
     }
     score
 }
