@@ -7,8 +7,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-#[test]
-fn pydraughts_hub_engine_plays_a_game() {
+/// Runs tools/hub_client.py: one game at depth 3 between two `rafle hub` engines, the pydraughts
+/// variant `variant`, the Hub `variant` parameter `hub_variant` (none sent when `None`).
+fn play_through_hub_engine(variant: &str, hub_variant: Option<&str>) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let python = root.join("tools/.venv/bin/python");
     if !python.exists() {
@@ -19,23 +20,46 @@ fn pydraughts_hub_engine_plays_a_game() {
         eprintln!("skipped: no tools/.venv with pydraughts (see .ci/run)");
         return;
     }
-    let output = Command::new(python)
-        .arg(root.join("tools/hub_client.py"))
-        .args([
-            "--engine",
-            env!("CARGO_BIN_EXE_rafle"),
-            "--games",
-            "1",
-            "--depth",
-            "3",
-        ])
-        .output()
-        .expect("python runs");
+    let mut command = Command::new(python);
+    command.arg(root.join("tools/hub_client.py")).args([
+        "--engine",
+        env!("CARGO_BIN_EXE_rafle"),
+        "--variant",
+        variant,
+        "--games",
+        "1",
+        "--depth",
+        "3",
+    ]);
+    if let Some(hub_variant) = hub_variant {
+        command.args(["--hub-variant", hub_variant]);
+    }
+    let output = command.output().expect("python runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
-        "{stdout}\n{}",
+        "{variant}: {stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert!(stdout.contains("game 1: ok"), "{stdout}");
+    assert!(stdout.contains("game 1: ok"), "{variant}: {stdout}");
+}
+
+#[test]
+fn pydraughts_hub_engine_plays_a_game() {
+    play_through_hub_engine("standard", None);
+}
+
+/// pydraughts sends Brazilian and Russian positions in the lidraughts numbering order and moves
+/// numbered from a1 (see src/notation/hub.rs).
+#[test]
+fn pydraughts_hub_engine_plays_brazilian_and_russian() {
+    play_through_hub_engine("brazilian", Some("brazilian"));
+    play_through_hub_engine("russian", Some("russian"));
+}
+
+/// pydraughts has no Killer rules; every Killer move is also an international move (Killer only
+/// narrows where a king stops), so its international board referees the game.
+#[test]
+fn pydraughts_hub_engine_plays_killer() {
+    play_through_hub_engine("standard", Some("killer"));
 }

@@ -4,6 +4,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod dxp;
+mod moves;
 mod perft;
 
 use clap::{Parser, Subcommand};
@@ -34,6 +35,8 @@ pub enum Command {
     Hub,
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
     Perft(perft::PerftArgs),
+    /// List the legal moves of a position (or of FENs read from standard input, one a line).
+    Moves(moves::MovesArgs),
 }
 
 /// Parses the command line, runs the subcommand and returns the process exit status.
@@ -45,6 +48,7 @@ pub fn run() -> ExitCode {
         Command::Dxp(args) => dxp::run(&args),
         Command::Hub => return crate::hub::run(),
         Command::Perft(args) => perft::run(&args),
+        Command::Moves(args) => moves::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -18,7 +18,11 @@ use crate::movegen;
 use crate::position::Position;
 use crate::rules::{BitsOf, Goal, Rules};
 use crate::score::{EVAL_LIMIT, Score};
-use weights::{LONE_KING_ENDING_DIVISOR, LONE_KING_ENDING_MAX_PIECES, RUNAWAY_MAX_ROWS, WEIGHTS};
+use weights::{
+    ANTI_OFFERED, BREAKTHROUGH_ADVANCE, BREAKTHROUGH_RUNAWAY, BREAKTHROUGH_RUNAWAY_PER_ROW,
+    LONE_KING_ENDING_DIVISOR, LONE_KING_ENDING_MAX_PIECES, LONE_KING_ENDING_MIN_ROWS,
+    RUNAWAY_MAX_ROWS, WEIGHTS,
+};
 
 /// A static evaluation function.
 pub trait Evaluator<R: Rules>: Send + Sync {
@@ -148,9 +152,17 @@ pub fn evaluate<R: Rules>(position: &Position<R>) -> Score {
         // time for anything but a tactical win, which the search finds; otherwise it is a draw.
         score /= LONE_KING_ENDING_DIVISOR;
     }
-    if R::GOAL == Goal::Losing {
-        // Antidraughts: the side with less is closer to its goal.
-        score = -score;
+    match R::GOAL {
+        Goal::Standard => {}
+        Goal::Losing => {
+            // Antidraughts: the side with fewer pieces, fewer moves and men to give away is
+            // closer to its goal.
+            score = -score;
+            score += offered(position, Color::White) - offered(position, Color::Black);
+        }
+        Goal::FirstKingWins => {
+            score += breakthrough(position, Color::White) - breakthrough(position, Color::Black);
+        }
     }
     let score = if position.side() == Color::White {
         score
@@ -174,8 +186,21 @@ pub fn features<R: Rules>(position: &Position<R>) -> Features {
 /// Whether one side has a lone king and the other at most three pieces.
 #[inline]
 fn lone_king_ending<R: Rules>(position: &Position<R>) -> bool {
+    // Only where a draw rule cuts these endings short, and for three pieces only on the large
+    // boards: on 8x8 three kings against one win within the 15-16 moves the rules allow when
+    // the lone king does not hold the main diagonal; short-king games have no such rule.
+    let most = match (
+        R::DRAW_RULES.three_against_king,
+        R::DRAW_RULES.two_against_king,
+    ) {
+        (Some(_), _) if R::Geometry::ROWS >= LONE_KING_ENDING_MIN_ROWS => {
+            LONE_KING_ENDING_MAX_PIECES
+        }
+        (_, Some(_)) => LONE_KING_ENDING_MAX_PIECES - 1,
+        _ => return false,
+    };
     let lone = |color: Color| position.pieces(color).count() == 1 && position.kings(color).any();
-    let few = |color: Color| position.pieces(color).count() <= LONE_KING_ENDING_MAX_PIECES;
+    let few = |color: Color| position.pieces(color).count() <= most;
     (lone(Color::White) && few(Color::Black)) || (lone(Color::Black) && few(Color::White))
 }
 
@@ -311,6 +336,71 @@ fn side_features<R: Rules>(position: &Position<R>, color: Color) -> Features {
     f
 }
 
+/// Breakthrough terms of `color`: the first king wins, so advancement counts double and a man
+/// that nothing can stop from crowning is worth most of the game.
+fn breakthrough<R: Rules>(position: &Position<R>, color: Color) -> Score {
+    type G<R> = <R as Rules>::Geometry;
+    let rows = G::<R>::ROWS;
+    let men = position.men(color);
+    let mut score = 0;
+    for row in 1..rows - 1 {
+        score += (men & relative_row::<G<R>>(color, row)).count() as i32
+            * row as i32
+            * BREAKTHROUGH_ADVANCE;
+    }
+    score
+        + runaways(position, color, men, |distance| {
+            (BREAKTHROUGH_RUNAWAY - BREAKTHROUGH_RUNAWAY_PER_ROW * distance).max(0)
+        })
+}
+
+/// The sum of `value(rows to go)` over the men of `color` among `candidates` that no opposing
+/// man can stop: none in the cone ahead, and a free path to the promotion row.
+fn runaways<R: Rules>(
+    position: &Position<R>,
+    color: Color,
+    candidates: BitsOf<R>,
+    value: impl Fn(i32) -> Score,
+) -> Score {
+    type G<R> = <R as Rules>::Geometry;
+    let rows = G::<R>::ROWS;
+    let opponent_men = position.men(!color);
+    let empty = position.empty();
+    let promotion = relative_row::<G<R>>(color, rows - 1);
+    let mut score = 0;
+    for bit in candidates.iter() {
+        let single = BitsOf::<R>::bit(bit);
+        if (forward_cone::<G<R>>(single, color, G::<R>::VALID) & opponent_men).any()
+            || (forward_cone::<G<R>>(single, color, empty) & promotion).is_empty()
+        {
+            continue;
+        }
+        let row = u32::from(G::<R>::ROW_OF_BIT[bit as usize]);
+        let distance = match color {
+            Color::White => row,
+            Color::Black => rows - 1 - row,
+        } as i32;
+        score += value(distance);
+    }
+    score
+}
+
+/// Antidraughts: men of `color` that the opponent can take right away, pieces as good as given
+/// away (men only, and single jumps, as a cheap estimate).
+fn offered<R: Rules>(position: &Position<R>, color: Color) -> Score {
+    type G<R> = <R as Rules>::Geometry;
+    let men = position.men(color);
+    let takers = position.men(!color);
+    let empty = position.empty();
+    let mut exposed = BitsOf::<R>::EMPTY;
+    for direction in Direction::ALL {
+        let delta = G::<R>::delta(direction);
+        // A taker next to the man on one side, an empty square on the other.
+        exposed |= men & takers.shift(-delta) & empty.shift(delta);
+    }
+    exposed.count() as i32 * ANTI_OFFERED
+}
+
 /// The bottom-left corner (a1), where the long diagonal starts (FMJD art. 2.4).
 #[inline(always)]
 fn long_diagonal_corner<G: Geometry>() -> u32 {
@@ -367,6 +457,31 @@ mod tests {
             seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
             position = position.play(&moves[(seed >> 33) as usize % moves.len()]);
         }
+    }
+
+    #[test]
+    fn engine_variant_terms() {
+        use crate::rules::{Antidraughts, Breakthrough};
+        assert_symmetric(&Position::<Breakthrough>::start());
+        assert_symmetric(&Position::<Antidraughts>::start());
+        assert_eq!(evaluate(&Position::<Breakthrough>::start()), 0);
+        // Breakthrough: White's man on 12 crowns unhindered, which wins the game.
+        let runaway = fen::parse::<Breakthrough>("W:W12,31-35:B16-20").expect("valid");
+        assert!(
+            evaluate(&runaway) > 5 * weights::MAN.opening,
+            "{}",
+            evaluate(&runaway)
+        );
+        assert_symmetric(&runaway);
+        // Antidraughts: a man down is a man closer to the goal.
+        let fewer = fen::parse::<Antidraughts>("W:W32-50:B1-20").expect("valid");
+        assert!(
+            evaluate(&fewer) > weights::MAN.opening / 2,
+            "{}",
+            evaluate(&fewer)
+        );
+        let offering = fen::parse::<Antidraughts>("B:W28,45:B23,5").expect("valid");
+        assert_symmetric(&offering);
     }
 
     #[test]

@@ -71,5 +71,17 @@ pub const WEIGHTS: [Weight; FEATURES] = [
 pub const RUNAWAY_MAX_ROWS: u32 = 5;
 /// Pieces against a lone king up to which the ending is drawn by rule (FMJD art. 6.3/6.4).
 pub const LONE_KING_ENDING_MAX_PIECES: u32 = 3;
+/// Three pieces against a lone king are drawish by rule only on boards with this many rows.
+pub const LONE_KING_ENDING_MIN_ROWS: u32 = 10;
 /// Such endings are evaluated at this fraction of the normal score.
 pub const LONE_KING_ENDING_DIVISOR: i32 = 32;
+
+/// Breakthrough (the first king wins): advancement per man and row, on top of the general term.
+pub const BREAKTHROUGH_ADVANCE: i32 = 4;
+/// Breakthrough: a man nothing can stop on its way to the promotion row, one row from it. Worth
+/// most of a game: it crowns, and crowning wins.
+pub const BREAKTHROUGH_RUNAWAY: i32 = 900;
+/// Breakthrough: less per further row to go (the opponent's own runaway may be quicker).
+pub const BREAKTHROUGH_RUNAWAY_PER_ROW: i32 = 60;
+/// Antidraughts: a man of ours the opponent must take next move (a piece given away).
+pub const ANTI_OFFERED: i32 = 12;

@@ -3,7 +3,7 @@
 //! dispatch happens once per protocol command, never inside the search.
 
 use super::{HubError, Input, Output, Params, protocol};
-use crate::game::{Game, GameError};
+use crate::game::Game;
 use crate::notation::{fen, hub, text};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -83,17 +83,20 @@ impl<R: Rules> Session for VariantSession<R> {
                     .map_err(|e| HubError::new("bad position", e.to_string()))?,
                 (None, None) => Position::start(),
             };
-        let moves = line.value("moves").unwrap_or("").split_whitespace();
-        let game = Game::from_moves(start, moves).map_err(|error| {
-            let message = match &error {
-                GameError::Move {
-                    source: text::MoveError::Malformed { .. },
-                    ..
-                } => "bad move",
-                _ => "illegal move",
-            };
-            HubError::new(message, error.to_string())
-        })?;
+        // Hub move texts number the squares of algebraic variants from a1 (see notation::hub),
+        // so they are read here rather than by Game::from_moves.
+        let mut game = Game::new(start);
+        for word in line.value("moves").unwrap_or("").split_whitespace() {
+            let mv = text::parse_hub(game.position(), word).map_err(|error| {
+                let message = match error {
+                    text::MoveError::Malformed { .. } => "bad move",
+                    _ => "illegal move",
+                };
+                HubError::new(message, error.to_string())
+            })?;
+            game.play(&mv)
+                .map_err(|error| HubError::new("illegal move", error.to_string()))?;
+        }
         self.root = Root::from_game(&game);
         Ok(())
     }

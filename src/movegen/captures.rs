@@ -1,16 +1,22 @@
-//! Capture generation (FMJD art. 4).
+//! Capture generation (FMJD art. 4, and the variants' own capture rules).
 //!
 //! A depth-first search over capture routes. While a capture is in progress the captured pieces
 //! stay on the board (art. 4.11): they block the capturing piece and cannot be jumped again
 //! (art. 4.8), and the capturing piece's own origin counts as empty, so a king may pass over it or
 //! end there. A route is recorded only when it cannot continue (a capture must be completed,
-//! art. 4.10). Under the majority rule (art. 4.13) only routes taking the most pieces are kept, and
-//! routes with the same origin, destination and captured set count once.
+//! art. 4.10). Under a precedence rule (the majority rule, art. 4.13, and the national orders)
+//! only the routes of the highest precedence are kept, and routes with the same origin,
+//! destination and captured set count once.
 //!
 //! A flying king that jumps a piece may stop on any empty square behind it (art. 4.3), but where a
 //! continuation exists it must stop where it can continue. Continuing straight on is the same
 //! route whichever of those squares it "passed", so that continuation is searched once, from the
 //! last of them; turning is searched from each.
+//!
+//! Variant behaviours, each behind a [`Rules`] constant so that it costs nothing elsewhere: men
+//! that may not take kings (Italian), kings that land right behind the piece they take (Thai,
+//! German), a king that must halt behind a king it takes last (Killer), pieces lifted as they are
+//! jumped (Thai), and the precedence orders of [`CapturePrecedence`].
 
 use super::{Sides, forward, king_reach, nearest};
 use crate::core::{BitBoard, Direction, Geometry};
@@ -21,12 +27,49 @@ use crate::rules::{BitsOf, CapturePrecedence, Rules};
 /// set of pieces in a different order need a closed loop, which takes at least three pieces.
 const DUPLICATES_FROM_PIECES: u32 = 3;
 
+/// The same when pieces are lifted as they are jumped: a king may then come back along its line,
+/// and two pieces can be taken in either order ending on one square.
+const DUPLICATES_FROM_PIECES_LIFTED_AT_ONCE: u32 = 2;
+
+/// Italian precedence, "the king met earliest": the `i`-th captured piece being a king sets bit
+/// `KING_ORDER_TOP - i` of the route's key, so an earlier king makes a larger key. A capture takes
+/// at most 12 pieces on 8x8, so 16 bits are plenty.
+const KING_ORDER_TOP: u32 = 15;
+
+/// Key layout of the precedence orders: number of pieces above number of kings (Spanish), and for
+/// Italian pieces, then "with a king", then kings, then the king order.
+const SPANISH_PIECES_SHIFT: u32 = 8;
+const ITALIAN_PIECES_SHIFT: u32 = 24;
+const ITALIAN_WITH_KING_SHIFT: u32 = 20;
+const ITALIAN_KINGS_SHIFT: u32 = 16;
+
 /// The two directions at right angles to `direction`.
 #[inline(always)]
 fn turns(direction: Direction) -> [Direction; 2] {
     match direction {
         Direction::UpLeft | Direction::DownRight => [Direction::UpRight, Direction::DownLeft],
         Direction::UpRight | Direction::DownLeft => [Direction::UpLeft, Direction::DownRight],
+    }
+}
+
+/// Whether a variant's capture rules look at which opponent pieces are kings; when they do not,
+/// the generator does not even collect them.
+pub(super) const fn needs_opponent_kings<R: Rules>() -> bool {
+    !R::MEN_CAPTURE_KINGS
+        || R::KING_HALTS_BEHIND_KING
+        || matches!(
+            R::CAPTURE_PRECEDENCE,
+            CapturePrecedence::MostPiecesThenKings | CapturePrecedence::Italian
+        )
+}
+
+/// The pieces a man may jump.
+#[inline(always)]
+fn man_targets<R: Rules>(sides: &Sides<BitsOf<R>>) -> BitsOf<R> {
+    if R::MEN_CAPTURE_KINGS {
+        sides.opponents
+    } else {
+        sides.opponents & !sides.opponent_kings
     }
 }
 
@@ -42,9 +85,10 @@ fn capturing_men<R: Rules, const WHITE: bool>(sides: &Sides<BitsOf<R>>) -> BitsO
     } else {
         &forward(WHITE)
     };
+    let targets = man_targets::<R>(sides);
     for &direction in directions {
         let delta = R::Geometry::delta(direction);
-        capturers |= sides.men & sides.opponents.shift(-delta) & sides.empty.shift(-2 * delta);
+        capturers |= sides.men & targets.shift(-delta) & sides.empty.shift(-2 * delta);
     }
     capturers
 }
@@ -88,29 +132,27 @@ pub(super) fn generate<R: Rules, const WHITE: bool>(
     let mut search = Search::<R, WHITE> {
         list,
         targets: sides.opponents,
+        opponent_kings: sides.opponent_kings,
         empty: sides.empty,
         promotion_row: sides.promotion_row,
         from: 0,
         flags: 0,
-        best: 1,
+        best: if R::CAPTURE_PRECEDENCE == CapturePrecedence::MostPieces {
+            1
+        } else {
+            0
+        },
+        king_order: 0,
         keep_duplicates,
     };
-    for from in capturing_men::<R, WHITE>(sides).iter() {
-        search.from = from;
-        search.flags = 0;
-        search.empty = sides.empty | BitsOf::<R>::bit(from);
-        search.man(from, BitsOf::<R>::EMPTY);
-    }
-    for from in sides.kings.iter() {
-        if !king_can_capture::<R>(sides, from) {
-            continue;
+    if R::CAPTURE_PRECEDENCE == CapturePrecedence::KingsFirst {
+        search.kings(sides);
+        if search.list.is_empty() {
+            search.men(sides);
         }
-        search.from = from;
-        search.flags = Move::<BitsOf<R>>::KING;
-        search.empty = sides.empty | BitsOf::<R>::bit(from);
-        for direction in Direction::ALL {
-            search.king(from, direction, BitsOf::<R>::EMPTY);
-        }
+    } else {
+        search.men(sides);
+        search.kings(sides);
     }
 }
 
@@ -118,17 +160,85 @@ struct Search<'a, R: Rules, const WHITE: bool> {
     list: &'a mut MoveList<BitsOf<R>>,
     /// Opponent pieces, including those already jumped in this route.
     targets: BitsOf<R>,
+    /// Opponent kings, for the variants whose rules look at them (see [`needs_opponent_kings`]).
+    opponent_kings: BitsOf<R>,
     /// Empty squares, with the capturing piece's origin vacated.
     empty: BitsOf<R>,
     promotion_row: BitsOf<R>,
     from: u32,
     flags: u8,
-    /// Most pieces taken by a recorded route (majority rule).
+    /// Precedence key of the recorded routes (see [`Search::key`]).
     best: u32,
+    /// Italian precedence: which captures of the current route took kings.
+    king_order: u32,
     keep_duplicates: bool,
 }
 
 impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
+    fn men(&mut self, sides: &Sides<BitsOf<R>>) {
+        for from in capturing_men::<R, WHITE>(sides).iter() {
+            self.from = from;
+            self.flags = 0;
+            self.empty = sides.empty | BitsOf::<R>::bit(from);
+            self.man(from, BitsOf::<R>::EMPTY);
+        }
+    }
+
+    fn kings(&mut self, sides: &Sides<BitsOf<R>>) {
+        for from in sides.kings.iter() {
+            if !king_can_capture::<R>(sides, from) {
+                continue;
+            }
+            self.from = from;
+            self.flags = Move::<BitsOf<R>>::KING;
+            self.empty = sides.empty | BitsOf::<R>::bit(from);
+            for direction in Direction::ALL {
+                self.king(from, direction, BitsOf::<R>::EMPTY);
+            }
+        }
+    }
+
+    /// The opponent pieces a man may jump.
+    #[inline(always)]
+    fn man_targets(&self) -> BitsOf<R> {
+        if R::MEN_CAPTURE_KINGS {
+            self.targets
+        } else {
+            self.targets & !self.opponent_kings
+        }
+    }
+
+    /// The empty squares in the middle of a route that has taken `captured`.
+    #[inline(always)]
+    fn empty_now(&self, captured: BitsOf<R>) -> BitsOf<R> {
+        if R::CAPTURED_REMOVED_AT_ONCE {
+            self.empty | captured
+        } else {
+            self.empty
+        }
+    }
+
+    /// Notes for the Italian order that the piece on `jumped`, the last of `captured`, is taken;
+    /// returns the order to restore when the search backs up (see [`Search::restore_order`]).
+    #[inline(always)]
+    fn note_taken(&mut self, jumped: BitsOf<R>, captured: BitsOf<R>) -> u32 {
+        let saved = self.king_order;
+        if R::CAPTURE_PRECEDENCE == CapturePrecedence::Italian
+            && (jumped & self.opponent_kings).any()
+        {
+            self.king_order |= 1 << (KING_ORDER_TOP + 1 - captured.count());
+        }
+        saved
+    }
+
+    /// Backs up the Italian order (nothing to do under the other precedence rules).
+    #[inline(always)]
+    fn restore_order(&mut self, saved: u32) {
+        if R::CAPTURE_PRECEDENCE == CapturePrecedence::Italian {
+            self.king_order = saved;
+        }
+    }
+
     /// Continues a man's capture from `at`, having taken `captured`. Returns whether it captured.
     fn man(&mut self, at: u32, captured: BitsOf<R>) -> bool {
         let mut continued = false;
@@ -139,17 +249,18 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
         };
         for &direction in directions {
             let delta = R::Geometry::delta(direction);
-            let over = BitsOf::<R>::bit(at).shift(delta) & self.targets & !captured;
+            let over = BitsOf::<R>::bit(at).shift(delta) & self.man_targets() & !captured;
             if over.is_empty() {
                 continue;
             }
-            let landing = over.shift(delta) & self.empty;
+            let landing = over.shift(delta) & self.empty_now(captured);
             if landing.is_empty() {
                 continue;
             }
             continued = true;
             let to = landing.lowest();
             let captured = captured | over;
+            let saved_order = self.note_taken(over, captured);
             if R::CROWN_DURING_CAPTURE && self.promotion_row.has(to) {
                 let man_flags = self.flags;
                 self.flags |= Move::<BitsOf<R>>::PROMOTION;
@@ -165,6 +276,7 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
                 };
                 self.record(to, captured, flags);
             }
+            self.restore_order(saved_order);
         }
         continued
     }
@@ -181,6 +293,9 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
         let mut continued = self.king(at, left, captured);
         continued |= self.king(at, right, captured);
         continued |= self.king(at, direction, captured);
+        if R::CAPTURED_REMOVED_AT_ONCE {
+            continued |= self.king(at, direction.opposite(), captured);
+        }
         continued
     }
 
@@ -188,16 +303,17 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
     /// records every completion. Returns whether a piece could be taken in that direction.
     fn king(&mut self, at: u32, direction: Direction, captured: BitsOf<R>) -> bool {
         let delta = R::Geometry::delta(direction);
+        let empty = self.empty_now(captured);
         let jumped = if R::FLYING_KINGS {
             let ray = R::Geometry::RAYS[at as usize][direction as usize];
-            let blockers = ray & !self.empty;
+            let blockers = ray & !empty;
             if blockers.is_empty() {
                 return false;
             }
             nearest::<R::Geometry>(blockers, direction)
         } else {
             let next = BitsOf::<R>::bit(at).shift(delta);
-            if next.is_empty() || (next & self.empty).any() {
+            if next.is_empty() || (next & empty).any() {
                 return false;
             }
             next.lowest()
@@ -205,15 +321,17 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
         if !(self.targets & !captured).has(jumped) {
             return false;
         }
-        let landings = if R::FLYING_KINGS {
-            king_reach::<R::Geometry>(jumped, direction, self.empty)
+        let landings = if R::FLYING_KINGS && !R::KING_LANDS_BEHIND {
+            king_reach::<R::Geometry>(jumped, direction, empty)
         } else {
-            BitsOf::<R>::bit(jumped).shift(delta) & self.empty
+            BitsOf::<R>::bit(jumped).shift(delta) & empty
         };
         if landings.is_empty() {
             return false;
         }
-        let captured = captured | BitsOf::<R>::bit(jumped);
+        let jumped_set = BitsOf::<R>::bit(jumped);
+        let captured = captured | jumped_set;
+        let saved_order = self.note_taken(jumped_set, captured);
         let last = nearest::<R::Geometry>(landings, direction.opposite());
         let straight_on = self.can_take_from(last, direction, captured);
         let mut continued = straight_on;
@@ -222,14 +340,25 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
             continued |= self.king(landing, left, captured);
             continued |= self.king(landing, right, captured);
         }
+        if R::CAPTURED_REMOVED_AT_ONCE {
+            // The jumped piece is gone: the king may turn back along its line. Every landing
+            // square lies on that line, so searching from one of them covers them all.
+            continued |= self.king(last, direction.opposite(), captured);
+        }
         if straight_on {
             self.king(last, direction, captured);
         }
         if !continued {
-            for landing in landings.iter() {
-                self.record(landing, captured, 0);
+            if R::KING_HALTS_BEHIND_KING && self.opponent_kings.has(jumped) {
+                let behind = nearest::<R::Geometry>(landings, direction);
+                self.record(behind, captured, 0);
+            } else {
+                for landing in landings.iter() {
+                    self.record(landing, captured, 0);
+                }
             }
         }
+        self.restore_order(saved_order);
         true
     }
 
@@ -237,9 +366,10 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
     #[inline(always)]
     fn can_take_from(&self, at: u32, direction: Direction, captured: BitsOf<R>) -> bool {
         let delta = R::Geometry::delta(direction);
+        let empty = self.empty_now(captured);
         let jumped = if R::FLYING_KINGS {
             let ray = R::Geometry::RAYS[at as usize][direction as usize];
-            let blockers = ray & !self.empty;
+            let blockers = ray & !empty;
             if blockers.is_empty() {
                 return false;
             }
@@ -252,23 +382,52 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
             next.lowest()
         };
         (self.targets & !captured).has(jumped)
-            && (BitsOf::<R>::bit(jumped).shift(delta) & self.empty).any()
+            && (BitsOf::<R>::bit(jumped).shift(delta) & empty).any()
+    }
+
+    /// The precedence key of a completed route: routes with a larger key are preferred, equal
+    /// keys are all legal. Not used under free precedence.
+    #[inline(always)]
+    fn key(&self, captured: BitsOf<R>, taken: u32) -> u32 {
+        match R::CAPTURE_PRECEDENCE {
+            CapturePrecedence::Free | CapturePrecedence::KingsFirst => 0,
+            CapturePrecedence::MostPieces => taken,
+            CapturePrecedence::MostPiecesThenKings => {
+                (taken << SPANISH_PIECES_SHIFT) | (captured & self.opponent_kings).count()
+            }
+            CapturePrecedence::Italian => {
+                let with_king = u32::from(self.flags & Move::<BitsOf<R>>::KING != 0);
+                (taken << ITALIAN_PIECES_SHIFT)
+                    | (with_king << ITALIAN_WITH_KING_SHIFT)
+                    | ((captured & self.opponent_kings).count() << ITALIAN_KINGS_SHIFT)
+                    | self.king_order
+            }
+        }
     }
 
     #[inline(always)]
     fn record(&mut self, to: u32, captured: BitsOf<R>, extra_flags: u8) {
         let taken = captured.count();
-        if R::CAPTURE_PRECEDENCE == CapturePrecedence::MostPieces {
-            if taken < self.best {
+        if !matches!(
+            R::CAPTURE_PRECEDENCE,
+            CapturePrecedence::Free | CapturePrecedence::KingsFirst
+        ) {
+            let key = self.key(captured, taken);
+            if key < self.best {
                 return;
             }
-            if taken > self.best {
-                self.best = taken;
+            if key > self.best {
+                self.best = key;
                 self.list.clear();
             }
         }
         let mv = Move::new(self.from, to, captured, self.flags | extra_flags);
-        if !self.keep_duplicates && taken >= DUPLICATES_FROM_PIECES && self.list.contains(&mv) {
+        let duplicates_from = if R::CAPTURED_REMOVED_AT_ONCE {
+            DUPLICATES_FROM_PIECES_LIFTED_AT_ONCE
+        } else {
+            DUPLICATES_FROM_PIECES
+        };
+        if !self.keep_duplicates && taken >= duplicates_from && self.list.contains(&mv) {
             return;
         }
         self.list.push(mv);

@@ -28,6 +28,7 @@ pub(crate) struct Sides<B> {
     pub men: B,
     pub kings: B,
     pub opponents: B,
+    pub opponent_kings: B,
     pub empty: B,
     pub promotion_row: B,
 }
@@ -47,6 +48,11 @@ impl<B: BitBoard> Sides<B> {
             men: position.men(us),
             kings: position.kings(us),
             opponents: position.pieces(them),
+            opponent_kings: if captures::needs_opponent_kings::<R>() {
+                position.kings(them)
+            } else {
+                B::EMPTY
+            },
             empty: position.empty(),
             promotion_row: Position::<R>::promotion_row(us),
         }

@@ -7,7 +7,7 @@
 
 use crate::core::{BitBoard, Color, Geometry};
 use crate::position::{Position, PositionError, Setup};
-use crate::rules::Rules;
+use crate::rules::{Notation, Rules, numbering};
 use thiserror::Error;
 
 /// Why a FEN could not be read.
@@ -88,12 +88,21 @@ pub fn parse_setup<R: Rules>(text: &str) -> Result<Setup, FenError> {
             let target = if is_king { &mut *kings } else { &mut *men };
             match body.split_once('-') {
                 Some((first, last)) => {
-                    let first = square::<R>(first)?;
-                    let last = square::<R>(last)?;
+                    // A range runs over the variant's own square numbers.
+                    let number = |text: &str| {
+                        numbering::parse_number(text.trim())
+                            .ok_or_else(|| FenError::BadRange(item.to_string()))
+                    };
+                    let (first, last) = (number(first)?, number(last)?);
                     if last < first {
                         return Err(FenError::BadRange(item.to_string()));
                     }
-                    target.extend(first..=last);
+                    for number in first..=last {
+                        target.push(
+                            R::square_from_number(number)
+                                .ok_or_else(|| FenError::BadSquare(number.to_string()))?,
+                        );
+                    }
                 }
                 None => target.push(square::<R>(body)?),
             }
@@ -109,18 +118,27 @@ fn square<R: Rules>(text: &str) -> Result<u32, FenError> {
     R::parse_square(text.trim()).ok_or_else(|| FenError::BadSquare(text.to_string()))
 }
 
-/// Writes the FEN of a position: `W:W31,32,K40:B1,2`.
+/// Writes the FEN of a position in the variant's square names, in the variant's reading order:
+/// `W:W31,32,K40:B1,2`, or `W:Wa1,c1,Kd2:Bb8` for an algebraic variant.
 pub fn format<R: Rules>(position: &Position<R>) -> String {
     let mut text = String::new();
     text.push(position.side().letter());
     for color in Color::BOTH {
         text.push(':');
         text.push(color.letter());
-        let pieces = position.pieces(color);
         let kings = position.kings(color);
-        let items: Vec<String> = pieces
+        let mut squares: Vec<(u32, u32)> = position
+            .pieces(color)
             .iter()
             .map(|bit| {
+                let square = R::Geometry::square_of(bit);
+                (reading_order::<R>(square), bit)
+            })
+            .collect();
+        squares.sort_unstable();
+        let items: Vec<String> = squares
+            .iter()
+            .map(|&(_, bit)| {
                 let name = R::square_text(R::Geometry::square_of(bit));
                 if kings.has(bit) {
                     format!("K{name}")
@@ -132,6 +150,19 @@ pub fn format<R: Rules>(position: &Position<R>) -> String {
         text.push_str(&items.join(","));
     }
     text
+}
+
+/// Sort key of a square: its number, or for algebraic variants its number counted from `a1`.
+fn reading_order<R: Rules>(square: u32) -> u32 {
+    match R::NOTATION {
+        Notation::Numeric(_) => R::square_number(square),
+        Notation::Algebraic(corner) => numbering::number_of_square::<R::Geometry>(
+            square,
+            corner,
+            R::FIRST_MOVER,
+            R::MIRRORED_BOARD,
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -167,8 +198,9 @@ mod tests {
         let brazilian = parse::<Brazilian>("W:W21-32:B1-12").expect("valid");
         assert_eq!(
             format(&brazilian),
-            "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+            "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
         );
+        assert_eq!(parse::<Brazilian>(&format(&brazilian)), Ok(brazilian));
     }
 
     #[test]

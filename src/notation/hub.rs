@@ -1,10 +1,17 @@
 //! The Hub protocol's position string: the side to move (`W`/`B`) followed by one character per
 //! playable square in numbering order: `w`/`b` men, `W`/`B` kings, `e` empty. For international
 //! draughts that is 51 characters, e.g. the start `Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww`.
+//!
+//! Other boards use the variant's own numbering order (Italian 1 = a8, Spanish 1 = h1, Thai 1 =
+//! g1, ...). Algebraic variants (Russian, Brazilian, Czech) have no numbering of their own: their
+//! position string follows the lidraughts/dctl numbering (1 = b8, 32 = g1), which is also the
+//! order pydraughts' `HubEngine` sends, while the squares of their Hub moves are numbered from
+//! `a1` (1 = a1, 2 = c1, 5 = b2, ..., 32 = h8: the PDN `A0` corner), as pydraughts writes and
+//! reads them; see [`move_square_number`].
 
 use crate::core::{Color, Geometry, Piece};
 use crate::position::{Position, PositionError, Setup};
-use crate::rules::Rules;
+use crate::rules::{Notation, Rules, numbering};
 use thiserror::Error;
 
 /// Why a Hub position string could not be read.
@@ -56,14 +63,21 @@ pub fn parse<R: Rules>(text: &str) -> Result<Position<R>, HubPositionError> {
         side: Some(side),
         ..Setup::default()
     };
-    for (square, &character) in (1..).zip(&chars[1..]) {
+    for (number, &character) in (1..).zip(&chars[1..]) {
+        let square =
+            R::square_from_number(number).expect("the string has one character per square");
         match character {
             'w' => setup.white_men.push(square),
             'W' => setup.white_kings.push(square),
             'b' => setup.black_men.push(square),
             'B' => setup.black_kings.push(square),
             'e' => {}
-            _ => return Err(HubPositionError::BadSquare { character, square }),
+            _ => {
+                return Err(HubPositionError::BadSquare {
+                    character,
+                    square: number,
+                });
+            }
         }
     }
     Ok(Position::from_setup(&setup)?)
@@ -73,11 +87,46 @@ pub fn parse<R: Rules>(text: &str) -> Result<Position<R>, HubPositionError> {
 pub fn format<R: Rules>(position: &Position<R>) -> String {
     let mut text = String::with_capacity(R::Geometry::SQUARES as usize + 1);
     text.push(position.side().letter());
-    for square in 1..=R::Geometry::SQUARES {
+    for number in 1..=R::Geometry::SQUARES {
+        let square = R::square_from_number(number).expect("every number names a square");
         let bit = R::Geometry::bit_of(square).expect("square on the board");
         text.push(position.piece_at(bit).map_or('e', Piece::letter));
     }
     text
+}
+
+/// The number of a geometry square in Hub move text: the variant's number, or for an algebraic
+/// variant the number counted from its `a1` corner.
+pub fn move_square_number<R: Rules>(square: u32) -> u32 {
+    match R::NOTATION {
+        Notation::Numeric(_) => R::square_number(square),
+        Notation::Algebraic(corner) => numbering::number_of_square::<R::Geometry>(
+            square,
+            corner,
+            R::FIRST_MOVER,
+            R::MIRRORED_BOARD,
+        ),
+    }
+}
+
+/// The geometry square of a square in Hub move text: a number (see [`move_square_number`]), or
+/// chess-like coordinates.
+pub fn parse_move_square<R: Rules>(text: &str) -> Option<u32> {
+    let Some(number) = numbering::parse_number(text) else {
+        return numbering::parse_algebraic::<R::Geometry>(text, R::MIRRORED_BOARD);
+    };
+    if !(1..=R::Geometry::SQUARES).contains(&number) {
+        return None;
+    }
+    match R::NOTATION {
+        Notation::Numeric(_) => R::square_from_number(number),
+        Notation::Algebraic(corner) => numbering::square_of_number::<R::Geometry>(
+            number,
+            corner,
+            R::FIRST_MOVER,
+            R::MIRRORED_BOARD,
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -128,5 +177,47 @@ mod tests {
             parse::<International>(&man_on_row),
             Err(HubPositionError::Position(_))
         ));
+    }
+
+    /// The start strings and first moves pydraughts' `HubEngine` sends for its 8x8 variants
+    /// (`Board(v)._game.initial_hub_fen`, `Move.hub_move`), and those of the other numberings.
+    #[test]
+    fn variant_numberings() {
+        use crate::notation::text;
+        use crate::rules::{Italian, Russian, Spanish, Thai};
+        fn first_moves<R: Rules>() -> Vec<String> {
+            let mut moves: Vec<String> = Position::<R>::start()
+                .legal_moves()
+                .iter()
+                .map(text::hub::<R>)
+                .collect();
+            moves.sort();
+            moves
+        }
+        let russian = Position::<Russian>::start();
+        assert_eq!(format(&russian), "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+        assert_eq!(parse::<Russian>(&format(&russian)), Ok(russian));
+        assert_eq!(
+            first_moves::<Russian>(),
+            ["10-13", "10-14", "11-14", "11-15", "12-15", "12-16", "9-13"]
+        );
+        assert_eq!(
+            text::parse_hub(&russian, "9-13"),
+            text::parse_hub(&russian, "a3-b4")
+        );
+        let italian = Position::<Italian>::start();
+        assert_eq!(format(&italian), "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww");
+        assert!(first_moves::<Italian>().contains(&"21-17".to_string()));
+        let spanish = Position::<Spanish>::start();
+        assert_eq!(format(&spanish), "Wwwwwwwwwwwwweeeeeeeebbbbbbbbbbbb");
+        assert_eq!(parse::<Spanish>(&format(&spanish)), Ok(spanish));
+        let thai = Position::<Thai>::start();
+        assert_eq!(format(&thai), "Bwwwwwwwweeeeeeeeeeeeeeeebbbbbbbb");
+        assert_eq!(
+            first_moves::<Thai>(),
+            [
+                "25-21", "25-22", "26-22", "26-23", "27-23", "27-24", "28-24"
+            ]
+        );
     }
 }

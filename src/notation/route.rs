@@ -4,7 +4,7 @@
 //! bitboard generator: it is only used on cold paths (writing and reading long notation), and the
 //! tests use it as a second, independent generator to check the fast one.
 
-use crate::core::{BitBoard, Color, Direction, Geometry};
+use crate::core::{BitBoard, Color, Direction, Geometry, Kind};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{BitsOf, CapturePrecedence, Rules};
@@ -58,16 +58,20 @@ struct Walk<'a, R: Rules> {
 }
 
 impl<R: Rules> Walk<'_, R> {
-    fn is_empty(&self, bit: u32) -> bool {
-        bit == self.from || self.position.piece_at(bit).is_none()
+    /// Whether a square is empty in the middle of a route that has taken `captured`: the
+    /// capturing piece has left its origin, and where pieces are lifted as they are jumped their
+    /// squares are empty too.
+    fn is_empty(&self, bit: u32, captured: &[u32]) -> bool {
+        bit == self.from
+            || self.position.piece_at(bit).is_none()
+            || (R::CAPTURED_REMOVED_AT_ONCE && captured.contains(&bit))
     }
 
-    fn is_target(&self, bit: u32, captured: &[u32]) -> bool {
+    fn is_target(&self, bit: u32, king: bool, captured: &[u32]) -> bool {
         !captured.contains(&bit)
-            && self
-                .position
-                .piece_at(bit)
-                .is_some_and(|piece| piece.color != self.us)
+            && self.position.piece_at(bit).is_some_and(|piece| {
+                piece.color != self.us && (king || R::MEN_CAPTURE_KINGS || piece.kind == Kind::Man)
+            })
     }
 
     fn on_promotion_row(&self, bit: u32) -> bool {
@@ -89,24 +93,26 @@ impl<R: Rules> Walk<'_, R> {
             let mut cursor = step::<R::Geometry>(at, direction);
             if flying {
                 while let Some(bit) = cursor {
-                    if !self.is_empty(bit) {
+                    if !self.is_empty(bit, captured) {
                         break;
                     }
                     cursor = step::<R::Geometry>(bit, direction);
                 }
             }
             let Some(jumped) = cursor else { continue };
-            if !self.is_target(jumped, captured) {
+            if !self.is_target(jumped, king, captured) {
                 continue;
             }
+            let mut after = captured.to_vec();
+            after.push(jumped);
             let mut landings = Vec::new();
             let mut cursor = step::<R::Geometry>(jumped, direction);
             while let Some(bit) = cursor {
-                if !self.is_empty(bit) {
+                if !self.is_empty(bit, &after) {
                     break;
                 }
                 landings.push(bit);
-                if !flying {
+                if !flying || R::KING_LANDS_BEHIND {
                     break;
                 }
                 cursor = step::<R::Geometry>(bit, direction);
@@ -128,50 +134,59 @@ impl<R: Rules> Walk<'_, R> {
             captured,
             landings,
         } = state;
-        let jumps = self.jumps(at, king, &captured);
-        // A piece that can go on capturing must do so, and a king must land where it can.
-        let mut options = Vec::new();
-        for (direction, jumped, squares) in &jumps {
+        for (direction, jumped, squares) in self.jumps(at, king, &captured) {
             let mut after = captured.clone();
-            after.push(*jumped);
-            for &landing in squares {
-                let king_there =
-                    king || (R::CROWN_DURING_CAPTURE && self.on_promotion_row(landing));
-                let continues = !self.jumps(landing, king_there, &after).is_empty();
-                options.push((*direction, *jumped, landing, king_there, continues));
-            }
-        }
-        let any_continues = options.iter().any(|option| option.4);
-        for (direction, jumped, landing, king_there, continues) in options {
-            if any_continues && !continues {
-                continue;
-            }
-            let mut landings = landings.clone();
-            if let (Some((previous, behind)), Some(last)) = (incoming, landings.last_mut())
-                && previous == direction
-            {
-                *last = behind;
-            }
-            landings.push(landing);
-            let mut captured = captured.clone();
-            captured.push(jumped);
-            let crowned = crowned || (king_there && !king);
-            if continues {
-                let behind = step::<R::Geometry>(jumped, direction).expect("a landing exists");
-                let next = RouteState {
-                    king: king_there,
-                    crowned,
-                    captured,
-                    landings,
-                };
-                self.extend(landing, next, Some((direction, behind)));
-            } else {
-                self.routes.push(Route {
-                    from: self.from,
-                    captured,
-                    landings,
-                    promotes: crowned || (!king && self.on_promotion_row(landing)),
-                });
+            after.push(jumped);
+            // A piece that can go on capturing must do so, and a king must land where it can.
+            let options: Vec<(u32, bool, bool)> = squares
+                .iter()
+                .map(|&landing| {
+                    let king_there =
+                        king || (R::CROWN_DURING_CAPTURE && self.on_promotion_row(landing));
+                    let continues = !self.jumps(landing, king_there, &after).is_empty();
+                    (landing, king_there, continues)
+                })
+                .collect();
+            let any_continues = options.iter().any(|option| option.2);
+            let right_behind = squares[0];
+            let halts_behind = R::KING_HALTS_BEHIND_KING
+                && king
+                && self
+                    .position
+                    .piece_at(jumped)
+                    .is_some_and(|piece| piece.kind == Kind::King);
+            for (landing, king_there, continues) in options {
+                if any_continues && !continues {
+                    continue;
+                }
+                if !continues && halts_behind && landing != right_behind {
+                    continue;
+                }
+                let mut landings = landings.clone();
+                if let (Some((previous, behind)), Some(last)) = (incoming, landings.last_mut())
+                    && previous == direction
+                {
+                    *last = behind;
+                }
+                landings.push(landing);
+                let crowned = crowned || (king_there && !king);
+                if continues {
+                    let behind = step::<R::Geometry>(jumped, direction).expect("a landing exists");
+                    let next = RouteState {
+                        king: king_there,
+                        crowned,
+                        captured: after.clone(),
+                        landings,
+                    };
+                    self.extend(landing, next, Some((direction, behind)));
+                } else {
+                    self.routes.push(Route {
+                        from: self.from,
+                        captured: after.clone(),
+                        landings,
+                        promotes: crowned || (!king && self.on_promotion_row(landing)),
+                    });
+                }
             }
         }
     }
@@ -217,9 +232,48 @@ pub fn all_routes<R: Rules>(position: &Position<R>) -> Vec<Route> {
 /// The legal capture routes: [`all_routes`] with the variant's precedence rule applied.
 pub fn legal_routes<R: Rules>(position: &Position<R>) -> Vec<Route> {
     let mut routes = all_routes(position);
-    if R::CAPTURE_PRECEDENCE == CapturePrecedence::MostPieces {
-        let most = routes.iter().map(|r| r.captured.len()).max().unwrap_or(0);
-        routes.retain(|r| r.captured.len() == most);
+    let kings = position.kings(!position.side());
+    let kings_taken = |route: &Route| route.captured.iter().filter(|&&b| kings.has(b)).count();
+    let by_king = |route: &Route| position.kings(position.side()).has(route.from);
+    // Positions (0-based) in the capture order at which kings are taken.
+    let king_positions = |route: &Route| -> Vec<usize> {
+        (0..route.captured.len())
+            .filter(|&i| kings.has(route.captured[i]))
+            .collect()
+    };
+    match R::CAPTURE_PRECEDENCE {
+        CapturePrecedence::Free => {}
+        CapturePrecedence::KingsFirst => {
+            if routes.iter().any(by_king) {
+                routes.retain(by_king);
+            }
+        }
+        CapturePrecedence::MostPieces => {
+            let most = routes.iter().map(|r| r.captured.len()).max().unwrap_or(0);
+            routes.retain(|r| r.captured.len() == most);
+        }
+        CapturePrecedence::MostPiecesThenKings => {
+            let best = routes
+                .iter()
+                .map(|r| (r.captured.len(), kings_taken(r)))
+                .max();
+            routes.retain(|r| Some((r.captured.len(), kings_taken(r))) == best);
+        }
+        CapturePrecedence::Italian => {
+            // Pieces, then with a king, then kings, then the earliest kings: an earlier first
+            // king (then second, ...) wins, i.e. the lexicographically smaller position list
+            // among lists of equal length, which `Reverse` turns into the larger key.
+            let key = |r: &Route| {
+                (
+                    r.captured.len(),
+                    by_king(r),
+                    kings_taken(r),
+                    std::cmp::Reverse(king_positions(r)),
+                )
+            };
+            let best = routes.iter().map(key).max();
+            routes.retain(|r| Some(key(r)) == best);
+        }
     }
     routes
 }

@@ -45,18 +45,21 @@ pub enum MoveError {
     },
 }
 
-/// The Hub form of a legal move.
+/// The Hub form of a legal move (squares numbered as [`super::hub::move_square_number`] says).
 pub fn hub<R: Rules>(mv: &Move<BitsOf<R>>) -> String {
-    let name = |bit: u32| R::square_text(R::Geometry::square_of(bit));
-    let from = name(u32::from(mv.from));
-    let to = name(u32::from(mv.to));
+    let number = |bit: u32| super::hub::move_square_number::<R>(R::Geometry::square_of(bit));
+    let from = number(u32::from(mv.from));
+    let to = number(u32::from(mv.to));
     if !mv.is_capture() {
         return format!("{from}-{to}");
     }
     let mut text = format!("{from}x{to}");
-    for bit in mv.captured.iter() {
+    // Ascending in the Hub numbering, which is not the bit order on every board.
+    let mut captured: Vec<u32> = mv.captured.iter().map(number).collect();
+    captured.sort_unstable();
+    for square in captured {
         text.push('x');
-        text.push_str(&name(bit));
+        text.push_str(&square.to_string());
     }
     text
 }
@@ -74,7 +77,7 @@ pub fn pdn<R: Rules>(position: &Position<R>, mv: &Move<BitsOf<R>>) -> String {
         .iter()
         .any(|other| other.from == mv.from && other.to == mv.to && other.captured != mv.captured);
     if !ambiguous {
-        return format!("{from}x{}", name(u32::from(mv.to)));
+        return format!("{from}{}{}", R::CAPTURE_SEPARATOR, name(u32::from(mv.to)));
     }
     long_form::<R>(position, mv)
 }
@@ -86,23 +89,48 @@ pub fn long_form<R: Rules>(position: &Position<R>, mv: &Move<BitsOf<R>>) -> Stri
     match route::routes_of(position, mv).first() {
         Some(route) => {
             for &landing in &route.landings {
-                text.push('x');
+                text.push(R::CAPTURE_SEPARATOR);
                 text.push_str(&name(landing));
             }
         }
         None => {
-            text.push(if mv.is_capture() { 'x' } else { '-' });
+            text.push(if mv.is_capture() {
+                R::CAPTURE_SEPARATOR
+            } else {
+                '-'
+            });
             text.push_str(&name(u32::from(mv.to)));
         }
     }
     text
 }
 
-/// Resolves a move text (Hub or PDN form) against the legal moves of `position`.
+/// Resolves a move text (Hub or PDN form, squares as the variant's players write them) against
+/// the legal moves of `position`.
 ///
 /// # Errors
 /// [`MoveError::Malformed`], [`MoveError::Illegal`] or [`MoveError::Ambiguous`].
 pub fn parse<R: Rules>(position: &Position<R>, text: &str) -> Result<Move<BitsOf<R>>, MoveError> {
+    parse_with(position, text, R::parse_square)
+}
+
+/// Resolves a move text of the Hub protocol, whose squares are numbered as
+/// [`super::hub::move_square_number`] says (chess-like coordinates are accepted too).
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_hub<R: Rules>(
+    position: &Position<R>,
+    text: &str,
+) -> Result<Move<BitsOf<R>>, MoveError> {
+    parse_with(position, text, super::hub::parse_move_square::<R>)
+}
+
+fn parse_with<R: Rules>(
+    position: &Position<R>,
+    text: &str,
+    parse_square: fn(&str) -> Option<u32>,
+) -> Result<Move<BitsOf<R>>, MoveError> {
     let original = text;
     let text = text.trim().trim_end_matches(['!', '?', '*', '+', '=']);
     let malformed = |reason: &str| MoveError::Malformed {
@@ -118,7 +146,7 @@ pub fn parse<R: Rules>(position: &Position<R>, text: &str) -> Result<Move<BitsOf
         if token.is_empty() {
             return Err(malformed("empty square between separators"));
         }
-        let square = R::parse_square(token)
+        let square = parse_square(token)
             .ok_or_else(|| malformed(&format!("'{token}' is not a square of this board")))?;
         squares.push(
             R::Geometry::bit_of(square)
@@ -128,7 +156,7 @@ pub fn parse<R: Rules>(position: &Position<R>, text: &str) -> Result<Move<BitsOf
     if squares.len() < 2 {
         return Err(malformed("a move needs at least two squares"));
     }
-    if text.contains('-') && squares.len() > 2 {
+    if text.contains('-') && squares.len() > 2 && R::CAPTURE_SEPARATOR != '-' {
         return Err(malformed("a quiet move has exactly two squares"));
     }
     let legal = position.legal_moves();
@@ -277,5 +305,45 @@ mod tests {
         let err = parse(&p, "39-34").expect_err("capture is compulsory");
         assert!(err.to_string().contains("compulsory"), "{err}");
         assert!(matches!(parse(&p, "17x6"), Err(MoveError::Illegal { .. })));
+    }
+}
+
+#[cfg(test)]
+mod variant_tests {
+    use super::*;
+    use crate::notation::fen;
+    use crate::rules::{Italian, Russian, Thai};
+
+    #[test]
+    fn russian_is_algebraic_with_colon_captures() {
+        // rule_positions.md R15: two routes to each of a3 and b4.
+        let p = fen::parse::<Russian>("W:WKd2:Bf6,c5,e5,e3").expect("valid");
+        let err = parse(&p, "d2:a3").expect_err("ambiguous");
+        assert!(matches!(err, MoveError::Ambiguous { .. }), "{err}");
+        let mv = parse(&p, "d2:f4:d6:a3").expect("long form");
+        assert_eq!(pdn(&p, &mv), "d2:f4:d6:a3");
+        assert_eq!(parse(&p, "d2xf4xd6xa3"), Ok(mv));
+        let start = Position::<Russian>::start();
+        let mv = parse(&start, "c3-d4").expect("legal");
+        assert_eq!(pdn(&start, &mv), "c3-d4");
+        assert_eq!(hub::<Russian>(&mv), "10-14");
+    }
+
+    #[test]
+    fn thai_captures_are_written_with_hyphens() {
+        // rule_positions.md R31.
+        let p = fen::parse::<Thai>("W:WK31:B8,15,16,17,24").expect("valid");
+        let mv = parse(&p, "31-20-11-4-18").expect("long form");
+        assert_eq!(long_form(&p, &mv), "31-20-11-4-18");
+        assert_eq!(pdn(&p, &parse(&p, "31-13").expect("short")), "31-13");
+    }
+
+    #[test]
+    fn italian_numbers() {
+        // rule_positions.md R21: the man on 22 may not take the king on 19.
+        let p = fen::parse::<Italian>("W:W5,22:BK19,23").expect("valid");
+        assert_eq!(fen::format(&p), "W:W5,22:BK19,23");
+        assert!(parse(&p, "22x15").is_err());
+        assert!(parse(&p, "5-1").is_ok());
     }
 }

@@ -1,8 +1,8 @@
-//! Brazilian draughts: the international (FMJD) rules played on the 8x8 board with 12 men each.
-//! Its perft table (tests/data) proves the generator is generic over the board.
+//! Brazilian draughts: the international (FMJD) rules played on the 8x8 board with 12 men each
+//! (Confederação Brasileira de Damas; PDN GameType 26, `26,W,8,8,A0,0`).
 
 use super::international::FMJD_DRAW_RULES;
-use super::{CapturePrecedence, DrawRules, Rules};
+use super::{CapturePrecedence, Corner, DrawRules, Notation, Rules};
 use crate::core::{Board8, Color};
 
 /// Brazilian draughts on the 8x8 board.
@@ -14,14 +14,17 @@ impl Rules for Brazilian {
     const NAME: &'static str = "brazilian";
     const PDN_GAME_TYPE: Option<&'static str> = Some("26");
     const FIRST_MOVER: Color = Color::White;
-    /// 12 men each on the first three rows; numeric squares 1-32 with 1 = b8, 29 = a1.
+    /// 12 men each on the first three rows (White a1-h3).
     const START_FEN: &'static str = "W:W21-32:B1-12";
     const MAX_PIECES_PER_SIDE: u32 = 12;
     const MEN_CAPTURE_BACKWARDS: bool = true;
     const FLYING_KINGS: bool = true;
     const CAPTURE_PRECEDENCE: CapturePrecedence = CapturePrecedence::MostPieces;
     const CROWN_DURING_CAPTURE: bool = false;
-    /// The Brazilian federation plays the FMJD draw articles; the variants issue revisits this
-    /// with the Brazilian rulebook.
+    /// The FMJD draw articles 6.1-6.4, which the Brazilian confederation's international-rules
+    /// game shares. lidraughts instead applies the Russian endings (its Brazilian.scala reuses
+    /// Russian.maxDrawingMoves); the two agree on repetition and on two pieces against a king.
     const DRAW_RULES: DrawRules = FMJD_DRAW_RULES;
+    /// Algebraic, `a1` in White's bottom-left corner (PDN `A0`).
+    const NOTATION: Notation = Notation::Algebraic(Corner::BottomLeft);
 }

@@ -2,13 +2,36 @@
 //!
 //! The move generator, the position and the game record are generic over [`Rules`], so every
 //! variant gets its own monomorphised code and no rule is tested at run time on the hot path.
-//! Each constant cites the article of the rulebook it encodes.
+//! Each constant cites the article of the rulebook it encodes. A variant is a rules description:
+//! the flags below plus its numbering, start position and draw rules.
 
 mod brazilian;
+mod canadian;
+mod czech;
+mod engine_variants;
+mod english;
+mod german;
 mod international;
+mod italian;
+pub mod numbering;
+mod pool;
+mod russian;
+mod spanish;
+mod thai;
 
 pub use brazilian::Brazilian;
+pub use canadian::Canadian;
+pub use czech::Czech;
+pub use engine_variants::{Antidraughts, Breakthrough, Killer};
+pub use english::English;
+pub use german::German;
 pub use international::International;
+pub use italian::Italian;
+pub use numbering::{Corner, Notation};
+pub use pool::Pool;
+pub use russian::Russian;
+pub use spanish::{Portuguese, Spanish};
+pub use thai::Thai;
 
 use crate::core::{Color, Geometry};
 use std::fmt::Debug;
@@ -22,6 +45,13 @@ pub enum CapturePrecedence {
     /// The capture taking the most pieces is compulsory; a king counts as one piece and has no
     /// priority (FMJD art. 4.13).
     MostPieces,
+    /// The most pieces, then among those the most kings (Spanish and Portuguese rules).
+    MostPiecesThenKings,
+    /// A capture by a king is compulsory when there is one; otherwise any capture (Czech rules).
+    KingsFirst,
+    /// Italian rules (FID Regolamento tecnico art. 6.6-6.9), in order: the most pieces; then a
+    /// capture by a king; then the most kings; then the capture that meets a king earliest.
+    Italian,
 }
 
 /// How a game is won.
@@ -35,7 +65,8 @@ pub enum Goal {
     FirstKingWins,
 }
 
-/// Draw rules of a variant, in moves per player. `None` switches a rule off.
+/// Draw rules of a variant, in moves per player. `None` switches a rule off. Rules a rulebook has
+/// beyond these are documented with the variant's `DRAW_RULES`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DrawRules {
     /// Occurrences of the same position with the same player to move that draw (FMJD art. 6.1).
@@ -49,7 +80,18 @@ pub struct DrawRules {
     pub two_against_king: Option<u32>,
 }
 
+/// Only threefold repetition: the rule every rulebook has.
+pub const REPETITION_ONLY: DrawRules = DrawRules {
+    repetitions: Some(3),
+    king_moves: None,
+    three_against_king: None,
+    two_against_king: None,
+};
+
 /// A variant's rules. Implemented by zero-sized marker types such as [`International`].
+///
+/// Every flag is a constant, so the generator's `if R::FLAG` tests vanish at compile time and
+/// international draughts compiles to code that knows nothing of the other variants.
 pub trait Rules: Copy + Debug + Default + PartialEq + Eq + Hash + Send + Sync + 'static {
     /// Board size and bit layout.
     type Geometry: Geometry;
@@ -59,14 +101,25 @@ pub trait Rules: Copy + Debug + Default + PartialEq + Eq + Hash + Send + Sync + 
     const PDN_GAME_TYPE: Option<&'static str>;
     /// The side that makes the first move of a game.
     const FIRST_MOVER: Color;
-    /// Start position as a PDN FEN.
+    /// Start position as a PDN FEN, in the variant's own square names.
     const START_FEN: &'static str;
     /// Most pieces a side can have (the number of men each side starts with).
     const MAX_PIECES_PER_SIDE: u32;
     /// Whether men capture backwards as well as forwards.
     const MEN_CAPTURE_BACKWARDS: bool;
+    /// Whether men may capture kings (not in Italian draughts).
+    const MEN_CAPTURE_KINGS: bool = true;
     /// Whether kings move and capture over any distance ("flying kings").
     const FLYING_KINGS: bool;
+    /// Whether a capturing king must land on the square right behind the piece it takes (Thai,
+    /// German), rather than on any empty square behind it.
+    const KING_LANDS_BEHIND: bool = false;
+    /// Whether a king that ends its capture by taking a king must stop right behind that king
+    /// (Killer draughts).
+    const KING_HALTS_BEHIND_KING: bool = false;
+    /// Whether captured pieces are lifted as they are jumped (Thai), so that they stop blocking
+    /// and their squares may be crossed again, rather than when the capture is complete.
+    const CAPTURED_REMOVED_AT_ONCE: bool = false;
     /// Which captures are legal when several exist.
     const CAPTURE_PRECEDENCE: CapturePrecedence;
     /// Whether a man reaching the far row in the middle of a capture is crowned at once and goes
@@ -76,83 +129,221 @@ pub trait Rules: Copy + Debug + Default + PartialEq + Eq + Hash + Send + Sync + 
     const DRAW_RULES: DrawRules;
     /// How the game is won.
     const GOAL: Goal = Goal::Standard;
+    /// How the variant's players write squares (PDN GameType notation code).
+    const NOTATION: Notation = Notation::Numeric(Corner::TopLeft);
+    /// Whether the real board has a light square in the bottom-left corner (PDN invert flag 1):
+    /// it is stored as the mirror image of ours (see [`numbering`]).
+    const MIRRORED_BOARD: bool = false;
+    /// The separator of captures in PDN move text.
+    const CAPTURE_SEPARATOR: char = 'x';
 
-    /// The square number (the geometry's numbering, see [`crate::core::geometry`]) of a square
-    /// written as the variant's players write it. Variants with algebraic or mirrored numbering
-    /// override this.
+    /// The number players give a geometry square. Algebraic variants use the geometry's own
+    /// numbering (1 = top-left seen from White, as lidraughts and dctl number them).
+    fn square_number(square: u32) -> u32 {
+        match Self::NOTATION {
+            Notation::Numeric(corner) => numbering::number_of_square::<Self::Geometry>(
+                square,
+                corner,
+                Self::FIRST_MOVER,
+                Self::MIRRORED_BOARD,
+            ),
+            Notation::Algebraic(_) => square,
+        }
+    }
+
+    /// The geometry square players call `number` (see [`Rules::square_number`]).
+    fn square_from_number(number: u32) -> Option<u32> {
+        if !(1..=Self::Geometry::SQUARES).contains(&number) {
+            return None;
+        }
+        match Self::NOTATION {
+            Notation::Numeric(corner) => numbering::square_of_number::<Self::Geometry>(
+                number,
+                corner,
+                Self::FIRST_MOVER,
+                Self::MIRRORED_BOARD,
+            ),
+            Notation::Algebraic(_) => Some(number),
+        }
+    }
+
+    /// The geometry square of a square written as the variant's players write it: a number, or
+    /// chess-like coordinates (accepted in every variant).
     fn parse_square(text: &str) -> Option<u32> {
-        parse_numeric_or_algebraic::<Self::Geometry>(text)
+        match numbering::parse_number(text) {
+            Some(number) => Self::square_from_number(number),
+            None => numbering::parse_algebraic::<Self::Geometry>(text, Self::MIRRORED_BOARD),
+        }
     }
 
-    /// A square number written as the variant's players write it.
+    /// A geometry square written as the variant's players write it.
     fn square_text(square: u32) -> String {
-        square.to_string()
+        match Self::NOTATION {
+            Notation::Numeric(_) => Self::square_number(square).to_string(),
+            Notation::Algebraic(_) => {
+                numbering::algebraic::<Self::Geometry>(square, Self::MIRRORED_BOARD)
+            }
+        }
     }
-}
-
-/// Reads a square written as a number of the geometry's numbering (`1`..) or algebraically
-/// (`a1` is White's bottom-left corner, a playable square on every board we support).
-pub fn parse_numeric_or_algebraic<G: Geometry>(text: &str) -> Option<u32> {
-    let bytes = text.as_bytes();
-    if !bytes.is_empty() && bytes.iter().all(u8::is_ascii_digit) {
-        let number: u32 = text.parse().ok()?;
-        return (1..=G::SQUARES).contains(&number).then_some(number);
-    }
-    let (&file, rank) = bytes.split_first()?;
-    if !file.is_ascii_lowercase() || rank.is_empty() || !rank.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let file = u32::from(file - b'a');
-    let rank: u32 = std::str::from_utf8(rank).ok()?.parse().ok()?;
-    if rank == 0 || rank > G::ROWS || file >= 2 * G::HALF {
-        return None;
-    }
-    let row = G::ROWS - rank;
-    (1..=G::SQUARES).find(|&square| {
-        let bit = G::bit_of(square).unwrap_or_default() as usize;
-        u32::from(G::ROW_OF_BIT[bit]) == row && u32::from(G::FILE_OF_BIT[bit]) == file
-    })
 }
 
 /// Bit set type of a variant.
 pub type BitsOf<R> = <<R as Rules>::Geometry as Geometry>::Bits;
 
-/// A variant chosen at run time, for the edges of the program (command line, protocols).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Variant {
+macro_rules! variants {
+    ($($(#[$doc:meta])* $variant:ident => [$($alias:literal),*]),* $(,)?) => {
+        /// A variant chosen at run time, for the edges of the program (command line, protocols).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Variant {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Variant {
+            /// All variants, in the order they are listed to users.
+            pub const ALL: &'static [Variant] = &[$(Variant::$variant,)*];
+
+            /// The name used on the command line and in protocols.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Variant::$variant => <$variant as Rules>::NAME,)*
+                }
+            }
+
+            /// Other names accepted for the variant: Scan's Hub names, pydraughts' and
+            /// lidraughts' names.
+            pub const fn aliases(self) -> &'static [&'static str] {
+                match self {
+                    $(Variant::$variant => &[$($alias),*],)*
+                }
+            }
+        }
+
+    };
+}
+
+variants! {
     /// International draughts, FMJD rules (10x10).
-    International,
+    International => ["normal", "standard", "10x10", "fmjd", "fromposition", "from position"],
+    /// Killer draughts (10x10): a king that ends by taking a king stops right behind it.
+    Killer => [],
+    /// Breakthrough (10x10): the first king wins.
+    Breakthrough => ["bt"],
+    /// Antidraughts (10x10): the player who cannot move wins.
+    Antidraughts => ["losing", "giveaway", "anti"],
     /// Brazilian draughts: international rules on 8x8.
-    Brazilian,
+    Brazilian => ["brazil"],
+    /// Russian draughts (shashki).
+    Russian => ["shashki"],
+    /// American pool checkers.
+    Pool => ["american-pool", "pool-checkers"],
+    /// Czech draughts.
+    Czech => [],
+    /// Portuguese draughts.
+    Portuguese => [],
+    /// Spanish draughts.
+    Spanish => [],
+    /// German draughts (Dame).
+    German => ["dame"],
+    /// Thai draughts (mak-hot).
+    Thai => [],
+    /// English draughts / American checkers.
+    English => ["american", "checkers", "draughts"],
+    /// Italian draughts (dama italiana).
+    Italian => [],
+    /// Canadian draughts: international rules on 12x12.
+    Canadian => [],
+}
+
+/// Calls `$body` with the type alias `$r` bound to the rules type of a run-time [`Variant`].
+/// This is the one place where a run-time variant becomes a compile-time type (the match is
+/// exhaustive, so a variant missing here does not compile).
+#[macro_export]
+macro_rules! with_variant {
+    ($variant:expr, $r:ident => $body:expr) => {
+        match $variant {
+            $crate::rules::Variant::International => {
+                type $r = $crate::rules::International;
+                $body
+            }
+            $crate::rules::Variant::Killer => {
+                type $r = $crate::rules::Killer;
+                $body
+            }
+            $crate::rules::Variant::Breakthrough => {
+                type $r = $crate::rules::Breakthrough;
+                $body
+            }
+            $crate::rules::Variant::Antidraughts => {
+                type $r = $crate::rules::Antidraughts;
+                $body
+            }
+            $crate::rules::Variant::Brazilian => {
+                type $r = $crate::rules::Brazilian;
+                $body
+            }
+            $crate::rules::Variant::Russian => {
+                type $r = $crate::rules::Russian;
+                $body
+            }
+            $crate::rules::Variant::Pool => {
+                type $r = $crate::rules::Pool;
+                $body
+            }
+            $crate::rules::Variant::Czech => {
+                type $r = $crate::rules::Czech;
+                $body
+            }
+            $crate::rules::Variant::Portuguese => {
+                type $r = $crate::rules::Portuguese;
+                $body
+            }
+            $crate::rules::Variant::Spanish => {
+                type $r = $crate::rules::Spanish;
+                $body
+            }
+            $crate::rules::Variant::German => {
+                type $r = $crate::rules::German;
+                $body
+            }
+            $crate::rules::Variant::Thai => {
+                type $r = $crate::rules::Thai;
+                $body
+            }
+            $crate::rules::Variant::English => {
+                type $r = $crate::rules::English;
+                $body
+            }
+            $crate::rules::Variant::Italian => {
+                type $r = $crate::rules::Italian;
+                $body
+            }
+            $crate::rules::Variant::Canadian => {
+                type $r = $crate::rules::Canadian;
+                $body
+            }
+        }
+    };
 }
 
 impl Variant {
-    /// All variants, in the order they are listed to users.
-    pub const ALL: [Variant; 2] = [Variant::International, Variant::Brazilian];
-
-    /// The name used on the command line and in protocols.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Variant::International => International::NAME,
-            Variant::Brazilian => Brazilian::NAME,
-        }
-    }
-
-    /// The name in the Hub `variant` parameter (Scan's `normal` for international).
+    /// The name in the Hub `variant` parameter: Scan's name where Scan has the variant
+    /// (`normal`, `bt`, `losing`), otherwise the variant's name.
     pub const fn hub_name(self) -> &'static str {
         match self {
             Variant::International => "normal",
+            Variant::Breakthrough => "bt",
+            Variant::Antidraughts => "losing",
             other => other.name(),
         }
     }
 
-    /// Parses a variant name, accepting the aliases GUIs and pydraughts use.
+    /// Parses a variant name or alias, in any case.
     pub fn from_name(name: &str) -> Option<Variant> {
-        match name.to_ascii_lowercase().as_str() {
-            "international" | "normal" | "standard" | "10x10" => Some(Variant::International),
-            "brazilian" | "brazil" => Some(Variant::Brazilian),
-            _ => None,
-        }
+        let name = name.trim().to_ascii_lowercase();
+        Variant::ALL
+            .iter()
+            .copied()
+            .find(|v| v.name() == name || v.aliases().contains(&name.as_str()))
     }
 }
 
@@ -173,20 +364,41 @@ impl std::str::FromStr for Variant {
     }
 }
 
-/// Calls `$body` with the type alias `$r` bound to the rules type of a run-time [`Variant`].
-/// This is the one place where a run-time variant becomes a compile-time type.
-#[macro_export]
-macro_rules! with_variant {
-    ($variant:expr, $r:ident => $body:expr) => {
-        match $variant {
-            $crate::rules::Variant::International => {
-                type $r = $crate::rules::International;
-                $body
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::BitBoard;
+
+    #[test]
+    fn names_and_aliases_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for &variant in Variant::ALL {
+            assert!(seen.insert(variant.name()), "{variant}");
+            for alias in variant.aliases() {
+                assert!(seen.insert(alias), "{alias}");
             }
-            $crate::rules::Variant::Brazilian => {
-                type $r = $crate::rules::Brazilian;
-                $body
-            }
+            assert_eq!(Variant::from_name(variant.name()), Some(variant));
+            assert_eq!(variant.name().parse::<Variant>(), Ok(variant));
         }
-    };
+        assert_eq!(Variant::from_name("normal"), Some(Variant::International));
+        assert_eq!(Variant::from_name("Standard"), Some(Variant::International));
+        assert_eq!(Variant::from_name("bt"), Some(Variant::Breakthrough));
+        assert_eq!(Variant::from_name("losing"), Some(Variant::Antidraughts));
+        assert_eq!(Variant::from_name("american"), Some(Variant::English));
+        assert_eq!(Variant::from_name("frisian"), None);
+    }
+
+    #[test]
+    fn start_positions_are_valid() {
+        for &variant in Variant::ALL {
+            with_variant!(variant, R => {
+                let start = crate::position::Position::<R>::start();
+                assert_eq!(start.side(), R::FIRST_MOVER, "{variant}");
+                for color in Color::BOTH {
+                    assert_eq!(start.pieces(color).count(), R::MAX_PIECES_PER_SIDE, "{variant}");
+                }
+                assert!(!start.legal_moves().is_empty(), "{variant}");
+            });
+        }
+    }
 }

@@ -30,6 +30,8 @@ pub struct PerftRow {
     pub nodes: u64,
     pub fen: String,
     pub source: String,
+    /// For a divide row: the first move (in the variant's notation) whose subtree is counted.
+    pub divide: Option<String>,
 }
 
 /// All rows of `tests/data/perft.tsv`.
@@ -43,6 +45,10 @@ pub fn perft_rows() -> Vec<PerftRow> {
             nodes: row[3].parse().expect("nodes"),
             fen: row[4].clone(),
             source: row[5].clone(),
+            divide: row
+                .get(6)
+                .and_then(|field| field.strip_prefix("divide="))
+                .map(str::to_string),
         })
         .collect()
 }
