@@ -19,6 +19,7 @@ pub mod cli;
 pub mod core;
 pub mod eval;
 pub mod hub;
+pub mod matches;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
