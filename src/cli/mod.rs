@@ -3,9 +3,11 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod matches;
+pub mod openings;
 mod perft;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Exit status for bad input (a bad FEN, move or option value), as clap uses for bad arguments.
@@ -29,17 +31,32 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Speak the Hub protocol on stdin/stdout (for GUIs and lidraughts bots).
     Hub,
+    /// Play engine-against-engine matches and round robins (Hub engines), with statistics.
+    Match(Box<matches::MatchArgs>),
+    /// Generate a set of balanced openings (all openings of N plies, scored by our search).
+    Openings(openings::OpeningsArgs),
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
     Perft(perft::PerftArgs),
 }
 
 /// Parses the command line, runs the subcommand and returns the process exit status.
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    if let (Command::Match(args), Some(sub)) =
+        (&mut cli.command, matches.subcommand_matches("match"))
+    {
+        args.engine_groups = sub
+            .get_occurrences::<String>("engines")
+            .map(|groups| groups.map(|words| words.cloned().collect()).collect())
+            .unwrap_or_default();
+    }
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Hub => return crate::hub::run(),
+        Command::Match(args) => matches::run(&args),
+        Command::Openings(args) => openings::run(&args),
         Command::Perft(args) => perft::run(&args),
     };
     match result {

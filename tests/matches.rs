@@ -1,0 +1,322 @@
+//! `rafle match` against misbehaving engines: `tests/engines/mock_hub.py` relays a real
+//! `rafle hub` but, in the first game only, plays an illegal move, crashes, hangs, answers `error`
+//! or answers too late. Each must lose that game with the right reason, and the match must go on:
+//! the second game is played (with the engine restarted where it had to be) and ends normally.
+//!
+//! Games are kept short: `--adjudicate draw=100,1,1` draws a game as soon as both engines have
+//! reported a score once. Needs `python3` (standard library only); without it the tests are
+//! skipped with a message.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const RAFLE: &str = env!("CARGO_BIN_EXE_rafle");
+
+fn mock_script() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/engines/mock_hub.py")
+}
+
+fn have_python() -> bool {
+    let found = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        eprintln!("skipped: no python3 for the mock engines");
+    }
+    found
+}
+
+/// A fresh directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "rafle-matches-{}-{}-{name}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    dir
+}
+
+/// One opening (the start position) written to `dir`.
+fn start_opening(dir: &Path) -> PathBuf {
+    let path = dir.join("openings.txt");
+    std::fs::write(&path, "# the start position\nW:W31-50:B1-20\n").expect("openings file");
+    path
+}
+
+fn mock_command(dir: &Path, fault: &str) -> String {
+    format!(
+        "cmd=python3 {} --engine {RAFLE} --fault {fault} --once {} --pids {}",
+        mock_script().display(),
+        dir.join("once").display(),
+        dir.join("pids").display()
+    )
+}
+
+struct Run {
+    success: bool,
+    stdout: String,
+    stderr: String,
+}
+
+fn rafle_match(args: &[String]) -> Run {
+    let output = Command::new(RAFLE)
+        .arg("match")
+        .args(args)
+        .output()
+        .expect("rafle runs");
+    Run {
+        success: output.status.success(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+fn strings(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| w.to_string()).collect()
+}
+
+/// The mock (White in game 1, Black in game 2) against `rafle hub`, two games from the start.
+fn faulty_match(fault: &str) -> (Run, PathBuf) {
+    let dir = scratch(fault);
+    let mut args = vec![
+        "--engine".to_string(),
+        mock_command(&dir, fault),
+        "name=mock".to_string(),
+        "--engine".to_string(),
+        format!("cmd={RAFLE} hub"),
+        "name=rafle".to_string(),
+        "--openings".to_string(),
+        start_opening(&dir).display().to_string(),
+        "--log-dir".to_string(),
+        dir.join("logs").display().to_string(),
+    ];
+    args.extend(strings(&[
+        "--tc",
+        "1+0.1",
+        "--adjudicate",
+        "draw=100,1,1",
+        "--no-progress",
+    ]));
+    (rafle_match(&args), dir)
+}
+
+/// Game 1 lost by the mock with `expected` (keyword and description), game 2 played on.
+fn check_fault(fault: &str, expected: &str) -> PathBuf {
+    let (run, dir) = faulty_match(fault);
+    let out = &run.stdout;
+    assert!(run.success, "{out}\n{}", run.stderr);
+    let first = out
+        .lines()
+        .find(|l| l.starts_with("Finished game 1/2"))
+        .unwrap_or_else(|| panic!("no game 1 in\n{out}"));
+    assert!(
+        first.contains(&format!("0-2 {{{expected}")),
+        "game 1 should be lost by the mock with '{expected}': {first}"
+    );
+    let second = out
+        .lines()
+        .find(|l| l.starts_with("Finished game 2/2"))
+        .unwrap_or_else(|| panic!("no game 2 in\n{out}"));
+    assert!(
+        second.contains("1-1 {adjudication: both engines scored"),
+        "game 2 should be played normally: {second}"
+    );
+    assert!(
+        out.contains("Score of mock vs rafle: 0 - 1 - 1 (W - L - D) [0.250] 2 games"),
+        "{out}"
+    );
+    dir
+}
+
+#[test]
+fn illegal_move_loses_and_the_match_goes_on() {
+    if have_python() {
+        check_fault("illegal", "illegal move: mock played '46-5' (illegal move");
+    }
+}
+
+#[test]
+fn crash_loses_and_the_engine_is_restarted() {
+    if have_python() {
+        check_fault("crash", "crash: mock crashed (exit status 3)");
+    }
+}
+
+#[test]
+fn error_answer_loses() {
+    if have_python() {
+        check_fault("error", "error: mock answered error: mock failure");
+    }
+}
+
+#[test]
+fn late_answer_loses_on_time() {
+    if have_python() {
+        check_fault("late", "time: mock did not move in time}");
+    }
+}
+
+/// Whether a process is running (a zombie waiting to be reaped is not).
+fn running(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => {
+            let state = stat
+                .rsplit(')')
+                .next()
+                .and_then(|rest| rest.split_whitespace().next());
+            state != Some("Z")
+        }
+        Err(_) => false,
+    }
+}
+
+#[test]
+fn hung_engine_is_killed_with_its_children_and_restarted() {
+    if !have_python() {
+        return;
+    }
+    let dir = check_fault(
+        "hang",
+        "hung: mock did not move in time and did not answer stop (killed)",
+    );
+    let pids = std::fs::read_to_string(dir.join("pids")).expect("the mock wrote its pids");
+    // The first mock, its real engine and its `sleep` child, then the restarted mock and engine.
+    assert_eq!(pids.lines().count(), 5, "{pids}");
+    if Path::new("/proc/self/stat").exists() {
+        for pid in pids.lines() {
+            assert!(!running(pid), "process {pid} still runs");
+        }
+    }
+}
+
+#[test]
+fn round_robin_with_concurrency() {
+    if !have_python() {
+        return;
+    }
+    let dir = scratch("round-robin");
+    let mut args = strings(&["--engine", &format!("cmd={RAFLE} hub"), "name=a"]);
+    args.extend(strings(&[
+        "--engine",
+        &format!("cmd={RAFLE} hub"),
+        "name=b",
+    ]));
+    args.extend([
+        "--engine".to_string(),
+        mock_command(&dir, "none"),
+        "name=c".to_string(),
+        "--openings".to_string(),
+        start_opening(&dir).display().to_string(),
+        "--log-dir".to_string(),
+        dir.join("logs").display().to_string(),
+    ]);
+    args.extend(strings(&[
+        "--tc",
+        "st=0.05",
+        "--adjudicate",
+        "draw=100,1,1",
+        "--concurrency",
+        "2",
+        "--no-progress",
+    ]));
+    let run = rafle_match(&args);
+    let out = &run.stdout;
+    assert!(run.success, "{out}\n{}", run.stderr);
+    // Three pairs of engines, one opening, both colours.
+    assert_eq!(out.matches("Finished game ").count(), 6, "{out}");
+    for engine in ["a", "b", "c"] {
+        assert!(
+            out.lines()
+                .any(|l| l.contains(&format!("  {engine}  ")) && l.contains("     4  ")),
+            "{engine} should have played 4 games:\n{out}"
+        );
+    }
+    assert!(out.contains("Score of a vs b: 0 - 0 - 2"), "{out}");
+    assert!(out.contains("Endings: adjudication 6"), "{out}");
+}
+
+#[test]
+fn sprt_stops_a_decided_match() {
+    if !have_python() {
+        return;
+    }
+    let dir = scratch("sprt");
+    // Without --once the mock plays an illegal move in every game: rafle wins them all.
+    let mock = mock_command(&dir, "illegal")
+        .replace(&format!(" --once {}", dir.join("once").display()), "");
+    let mut args = strings(&["--engine", &format!("cmd={RAFLE} hub"), "name=rafle"]);
+    args.extend(["--engine".to_string(), mock, "name=mock".to_string()]);
+    args.extend([
+        "--log-dir".to_string(),
+        dir.join("logs").display().to_string(),
+    ]);
+    args.extend(strings(&[
+        "--tc",
+        "10+0.1",
+        "--sprt",
+        "elo0=0",
+        "elo1=200",
+        "--no-progress",
+    ]));
+    let run = rafle_match(&args);
+    let out = &run.stdout;
+    assert!(run.success, "{out}\n{}", run.stderr);
+    assert!(out.contains("SPRT decided"), "{out}");
+    assert!(out.contains("H1 accepted"), "{out}");
+    let games = out.matches("Finished game ").count();
+    assert!(
+        games < 158,
+        "the SPRT should stop the match early: {games} games"
+    );
+}
+
+#[test]
+fn unusable_engines_are_reported() {
+    let dir = scratch("unusable");
+    let logs = dir.join("logs").display().to_string();
+    let missing = rafle_match(&strings(&[
+        "--engine",
+        "cmd=/nonexistent/engine hub",
+        "--engine",
+        &format!("cmd={RAFLE} hub"),
+        "--log-dir",
+        &logs,
+    ]));
+    assert!(!missing.success);
+    assert!(
+        missing.stderr.contains("engine 1") && missing.stderr.contains("could not be started"),
+        "{}",
+        missing.stderr
+    );
+    let dxp = rafle_match(&strings(&[
+        "--engine",
+        "cmd=dxp://localhost:27531",
+        "--engine",
+        &format!("cmd={RAFLE} hub"),
+        "--log-dir",
+        &logs,
+    ]));
+    assert!(!dxp.success);
+    assert!(dxp.stderr.contains("DXP"), "{}", dxp.stderr);
+    let one = rafle_match(&strings(&["--engine", &format!("cmd={RAFLE} hub")]));
+    assert!(!one.success);
+    assert!(
+        one.stderr.contains("at least two engines"),
+        "{}",
+        one.stderr
+    );
+    let bad_tc = rafle_match(&strings(&[
+        "--engine", "cmd=a", "--engine", "cmd=b", "--tc", "fast",
+    ]));
+    assert!(!bad_tc.success);
+    assert!(
+        bad_tc.stderr.contains("bad time control"),
+        "{}",
+        bad_tc.stderr
+    );
+}
