@@ -18,6 +18,7 @@
 pub mod cli;
 pub mod core;
 pub mod eval;
+pub mod game;
 pub mod hub;
 pub mod matches;
 pub mod movegen;
