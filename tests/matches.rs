@@ -28,8 +28,26 @@ fn have_python() -> bool {
     found
 }
 
-/// A fresh directory for one test.
-fn scratch(name: &str) -> PathBuf {
+/// A fresh directory for one test, removed when the test passes (kept for a look when it fails).
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
     static COUNTER: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(
         "rafle-matches-{}-{}-{name}",
@@ -38,7 +56,7 @@ fn scratch(name: &str) -> PathBuf {
     ));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
+    Scratch(dir)
 }
 
 /// One opening (the start position) written to `dir`.
@@ -81,7 +99,7 @@ fn strings(words: &[&str]) -> Vec<String> {
 }
 
 /// The mock (White in game 1, Black in game 2) against `rafle hub`, two games from the start.
-fn faulty_match(fault: &str) -> (Run, PathBuf) {
+fn faulty_match(fault: &str) -> (Run, Scratch) {
     let dir = scratch(fault);
     let mut args = vec![
         "--engine".to_string(),
@@ -106,7 +124,7 @@ fn faulty_match(fault: &str) -> (Run, PathBuf) {
 }
 
 /// Game 1 lost by the mock with `expected` (keyword and description), game 2 played on.
-fn check_fault(fault: &str, expected: &str) -> PathBuf {
+fn check_fault(fault: &str, expected: &str) -> Scratch {
     let (run, dir) = faulty_match(fault);
     let out = &run.stdout;
     assert!(run.success, "{out}\n{}", run.stderr);
@@ -319,4 +337,134 @@ fn unusable_engines_are_reported() {
         "{}",
         bad_tc.stderr
     );
+}
+
+/// Two openings written to `dir`: a FEN only (31-26 16-21), and 32-28 19-23 given with its
+/// moves.
+fn two_openings(dir: &Path) -> PathBuf {
+    let path = dir.join("openings.txt");
+    std::fs::write(
+        &path,
+        "W:W26,32-50:B1-15,17-21\nW:W28,31,33-50:B1-18,20,23  32-28 19-23\n",
+    )
+    .expect("openings file");
+    path
+}
+
+fn python_with_pydraughts() -> Option<PathBuf> {
+    let python = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/.venv/bin/python");
+    if python.exists() {
+        return Some(python);
+    }
+    assert!(
+        std::env::var_os("RAFLE_REQUIRE_PYDRAUGHTS").is_none(),
+        "tools/.venv is missing: run `python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts`"
+    );
+    eprintln!("pydraughts check skipped: no tools/.venv (see .ci/run)");
+    None
+}
+
+#[test]
+fn pdn_is_written_game_by_game_and_a_match_resumes_from_it() {
+    if !have_python() {
+        return;
+    }
+    let dir = scratch("resume");
+    let pdn = dir.join("match.pdn");
+    let args = |games: &str, resume: bool, swap: bool| {
+        let mock = vec![mock_command(&dir, "illegal"), "name=mock".to_string()];
+        let rafle = vec![format!("cmd={RAFLE} hub"), "name=rafle".to_string()];
+        let (first, second) = if swap { (rafle, mock) } else { (mock, rafle) };
+        let mut args = vec!["--engine".to_string()];
+        args.extend(first);
+        args.push("--engine".to_string());
+        args.extend(second);
+        args.extend([
+            "--openings".to_string(),
+            two_openings(&dir).display().to_string(),
+            "--log-dir".to_string(),
+            dir.join("logs").display().to_string(),
+            "--pdn".to_string(),
+            pdn.display().to_string(),
+        ]);
+        args.extend(strings(&[
+            "--tc",
+            "st=0.05",
+            "--adjudicate",
+            "draw=100,1,1",
+            "--no-progress",
+            "--games",
+            games,
+        ]));
+        if resume {
+            args.push("--resume".to_string());
+        }
+        args
+    };
+    let first = rafle_match(&args("2", false, false));
+    assert!(first.success, "{}\n{}", first.stdout, first.stderr);
+    let text = std::fs::read_to_string(&pdn).expect("the PDN was written");
+    assert_eq!(text.matches("[Event \"rafle match\"]").count(), 2, "{text}");
+    for tag in [
+        "[Round \"1\"]",
+        "[White \"mock\"]",
+        "[Black \"rafle\"]",
+        "[Result \"0-2\"]",
+        "[GameType \"20\"]",
+        "[Termination \"illegal move: mock played '46-5'",
+        "[TimeControl \"st=0.05\"]",
+        "[FEN \"W:W26,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,17,18,19,20,21\"]",
+    ] {
+        assert!(text.contains(tag), "{tag} missing in\n{text}");
+    }
+
+    let wrong_order = rafle_match(&args("4", true, true));
+    assert!(!wrong_order.success);
+    assert!(
+        wrong_order.stderr.contains("same engines and order?"),
+        "{}",
+        wrong_order.stderr
+    );
+
+    let second = rafle_match(&args("4", true, false));
+    let out = &second.stdout;
+    assert!(second.success, "{out}\n{}", second.stderr);
+    assert!(
+        out.contains("resumed: 2 games already played, 2 to play"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("Finished game 1/4") && !out.contains("Finished game 2/4"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Finished game 3/4") && out.contains("Finished game 4/4"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Score of mock vs rafle: 0 - 1 - 3 (W - L - D)"),
+        "{out}"
+    );
+    let text = std::fs::read_to_string(&pdn).expect("the PDN was written");
+    assert_eq!(text.matches("[Event \"rafle match\"]").count(), 4, "{text}");
+
+    // An independent reader: pydraughts.
+    if let Some(python) = python_with_pydraughts() {
+        let check = Command::new(python)
+            .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/match_pdn_check.py"))
+            .arg(&pdn)
+            .output()
+            .expect("python runs");
+        let report = String::from_utf8_lossy(&check.stdout);
+        assert!(
+            check.status.success(),
+            "{report}\n{}",
+            String::from_utf8_lossy(&check.stderr)
+        );
+        assert!(report.contains("4 games"), "{report}");
+        assert!(
+            report.contains("rafle: 1 wins, 3 draws, 0 losses"),
+            "{report}"
+        );
+    }
 }

@@ -75,7 +75,7 @@ struct Finished {
     end: GameEnd,
     plies: usize,
     label: String,
-    pdn: Result<String, String>,
+    pdn: String,
 }
 
 /// The log file of engine `index` in worker `worker`.
@@ -207,7 +207,7 @@ fn resumed_games<R: Rules>(
         Err(error) => return Err(format!("{}: {error}", path.display())),
     };
     let mut done: HashMap<usize, Outcome> = HashMap::new();
-    for past in record::read_past_games::<R>(&text)? {
+    for past in record::read_past_games::<R>(&text) {
         let Some(pairing) = schedule.iter().find(|p| p.number == past.round) else {
             return Err(format!(
                 "{}: game {} is not part of this match's {} games",
@@ -249,7 +249,6 @@ fn append_pdn(path: &PathBuf, text: &str) -> Result<(), String> {
         .open(path)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     file.write_all(text.as_bytes())
-        .and_then(|()| file.write_all(b"\n"))
         .and_then(|()| file.sync_data())
         .map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -381,11 +380,11 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
                         let pdn = if config.pdn.is_some() {
                             record::pdn_text(&game.record, game.end.winner, &tags)
                         } else {
-                            Ok(String::new())
+                            String::new()
                         };
                         let message = Finished {
                             pairing,
-                            plies: game.record.moves().len() - opening.moves.len(),
+                            plies: game.record.ply_count() - opening.moves.len(),
                             label: opening.label(),
                             end: game.end,
                             pdn,
@@ -412,8 +411,7 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
             };
             results.add(outcome);
             if let Some(path) = &config.pdn {
-                let written = done.pdn.and_then(|text| append_pdn(path, &text));
-                if let Err(error) = written {
+                if let Err(error) = append_pdn(path, &done.pdn) {
                     failure = Some(format!("cannot write the PDN: {error}"));
                     stop.store(true, Ordering::Relaxed);
                 }

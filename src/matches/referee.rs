@@ -3,13 +3,14 @@
 //!
 //! A player loses the game when it plays an illegal move (or none), crashes, answers `error`
 //! instead of a move, or moves past its time (the clock's allowance plus the margin). The game
-//! also ends by the rules (a player who cannot move, the FMJD draw rules; see [`super::record`]),
+//! also ends by the rules (a player who cannot move, the FMJD draw rules of art. 6: see
+//! [`super::record`]),
 //! by adjudication on the scores both engines agree on, or at a ply limit no real game reaches.
 
 use super::clock::{Clock, ClockVerdict, TimeControl};
 use super::engine::{Failure, MoveRequest, Player};
 use super::openings::Opening;
-use super::record::Record;
+use super::record::{self, Record};
 use crate::core::Color;
 use crate::notation::{hub, text};
 use crate::rules::Rules;
@@ -282,7 +283,9 @@ pub fn play_game<R: Rules>(
 ) -> PlayedGame<R> {
     let mut record = Record::new(opening.start);
     for mv in &opening.moves {
-        record.play(mv);
+        record
+            .play(mv)
+            .expect("the moves of an opening were checked when it was read");
     }
     let players: [&mut dyn Player; 2] = [white, black];
     let lost = |side: Color, termination: Termination, players: &[&mut dyn Player; 2]| GameEnd {
@@ -304,7 +307,7 @@ pub fn play_game<R: Rules>(
     let mut moves: Vec<String> = opening.moves.iter().map(text::hub::<R>).collect();
     let mut scores: Vec<Option<f64>> = Vec::new();
     let end = loop {
-        if let Some((winner, why)) = record.rule_result() {
+        if let Some((winner, why)) = record::rule_result(&record) {
             break GameEnd {
                 winner,
                 termination: Termination::Rules(why),
@@ -326,8 +329,7 @@ pub fn play_game<R: Rules>(
                 culprit: None,
             };
         }
-        let position = *record.position();
-        let side = position.side();
+        let side = record.position().side();
         let clock = &mut clocks[side.index()];
         let level = clock.level();
         let deadline = clock
@@ -346,7 +348,7 @@ pub fn play_game<R: Rules>(
         if clock.charge(reply.elapsed, conditions.margin) == ClockVerdict::Flagged {
             break lost(side, Termination::Time, &players);
         }
-        let mv = match text::parse(&position, &reply.text) {
+        let mv = match record.play_text(&reply.text) {
             Ok(mv) => mv,
             Err(error) => {
                 let termination = Termination::IllegalMove {
@@ -356,7 +358,6 @@ pub fn play_game<R: Rules>(
                 break lost(side, termination, &players);
             }
         };
-        record.play(&mv);
         moves.push(text::hub::<R>(&mv));
         scores.push(
             reply
