@@ -272,6 +272,14 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
     if let Some(limit) = config.max_games {
         schedule.truncate(limit);
     }
+    if let Some(path) = &config.pdn {
+        // Find an unwritable PDN file now, not after the first game.
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("--pdn {}: {e}", path.display()))?;
+    }
     let (first_engines, names) = start_engines(config)?;
     let mut results = Results::new(names.clone());
     let mut finished = std::collections::HashSet::new();
@@ -418,11 +426,12 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
             }
             let p = done.pairing;
             let line = format!(
-                "Finished game {}/{} ({} vs {}, {}): {} {{{}}} {} plies{}",
+                "Finished game {}/{} ({} vs {}, opening {}: {}): {} {{{}}} {} plies{}",
                 p.number,
                 schedule.len(),
                 names[p.white],
                 names[p.black],
+                p.opening + 1,
                 done.label,
                 record::result_token::<R>(done.end.winner),
                 done.end,
