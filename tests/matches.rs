@@ -468,3 +468,56 @@ fn pdn_is_written_game_by_game_and_a_match_resumes_from_it() {
         );
     }
 }
+
+#[test]
+fn an_interrupted_match_kills_its_engines() {
+    if !have_python() || !Path::new("/proc/self/stat").exists() {
+        return;
+    }
+    let dir = scratch("interrupt");
+    // Without --once the mock hangs at its first move, with a child process of its own.
+    let mock =
+        mock_command(&dir, "hang").replace(&format!(" --once {}", dir.join("once").display()), "");
+    let mut child = Command::new(RAFLE)
+        .arg("match")
+        .args(["--engine", &mock, "name=mock"])
+        .args(["--engine", &format!("cmd={RAFLE} hub"), "name=rafle"])
+        .args(["--openings", &start_opening(&dir).display().to_string()])
+        .args(["--log-dir", &dir.join("logs").display().to_string()])
+        .args(["--tc", "600", "--no-progress"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("rafle runs");
+    let pids_file = dir.join("pids");
+    let waited = std::time::Instant::now();
+    let pids = loop {
+        let pids = std::fs::read_to_string(&pids_file).unwrap_or_default();
+        if pids.lines().count() == 3 {
+            break pids;
+        }
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(60),
+            "the mock did not start its child: '{pids}'"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let status = child.wait().expect("rafle ends");
+    assert!(!status.success(), "an interrupted match does not succeed");
+    // SIGKILL is delivered asynchronously: give the processes a moment to die.
+    let killed = std::time::Instant::now();
+    for pid in pids.lines() {
+        while running(pid) && killed.elapsed() < std::time::Duration::from_secs(5) {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert!(
+            !running(pid),
+            "process {pid} outlived the interrupted match"
+        );
+    }
+}

@@ -161,6 +161,8 @@ impl HubEngine {
         let mut child = command
             .spawn()
             .map_err(|e| format!("{}: {e}", program.display()))?;
+        #[cfg(unix)]
+        interrupt::register(child.id());
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             kill_process(&mut child);
             return Err("no pipes to the engine".to_string());
@@ -493,6 +495,8 @@ fn resolve_program(program: &str, dir: Option<&Path>) -> PathBuf {
 /// Kills a process and everything in its process group, and reaps it.
 fn kill_process(child: &mut Child) {
     #[cfg(unix)]
+    interrupt::unregister(child.id());
+    #[cfg(unix)]
     if let Ok(pid) = libc::pid_t::try_from(child.id()) {
         // SAFETY: `kill` only sends a signal and touches no memory of ours. The child was started
         // as the leader of a new process group (`process_group(0)`), so the group id is its pid.
@@ -505,4 +509,84 @@ fn kill_process(child: &mut Child) {
     }
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// Engines run in process groups of their own, so the terminal's Ctrl-C does not reach them, and
+/// a hung engine would outlive an interrupted match (a responsive one exits when its input
+/// closes). [`kill_engines_on_interrupt`] makes SIGINT, SIGTERM and SIGHUP kill every running
+/// engine's process group before the match ends as the signal asks.
+#[cfg(unix)]
+mod interrupt {
+    use std::sync::Once;
+    use std::sync::atomic::{AtomicI32, Ordering};
+
+    /// Most engine processes tracked at once; more (a huge `--concurrency`) are not killed on an
+    /// interrupt but still see their input close.
+    const SLOTS: usize = 1024;
+    /// Process group ids of the running engines (0 = free slot). Atomics, so that the signal
+    /// handler may read them.
+    static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
+
+    pub(super) fn register(pid: u32) {
+        let Ok(pid) = i32::try_from(pid) else { return };
+        for slot in &GROUPS {
+            if slot
+                .compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return;
+            }
+        }
+    }
+
+    pub(super) fn unregister(pid: u32) {
+        let Ok(pid) = i32::try_from(pid) else { return };
+        for slot in &GROUPS {
+            if slot
+                .compare_exchange(pid, 0, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+            {
+                return;
+            }
+        }
+    }
+
+    extern "C" fn on_signal(signal: libc::c_int) {
+        for slot in &GROUPS {
+            let pid = slot.load(Ordering::SeqCst);
+            if pid > 0 {
+                // SAFETY: `kill` is async-signal-safe and touches no memory of ours; `-pid` is the
+                // process group of an engine we started and have not reaped (see `kill_process`).
+                unsafe {
+                    libc::kill(-pid, libc::SIGKILL);
+                }
+            }
+        }
+        // SAFETY: `signal` and `raise` are async-signal-safe; restoring the default action and
+        // raising the signal again ends the process as the signal asked.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+    }
+
+    pub(super) fn install() {
+        static INSTALL: Once = Once::new();
+        INSTALL.call_once(|| {
+            let handler = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                // SAFETY: the handler only reads atomics and calls async-signal-safe functions.
+                unsafe {
+                    libc::signal(signal, handler);
+                }
+            }
+        });
+    }
+}
+
+/// Makes an interrupt (Ctrl-C, SIGTERM, SIGHUP) kill the engines' process groups before the
+/// program ends (on Unix; elsewhere engines see their input close).
+pub fn kill_engines_on_interrupt() {
+    #[cfg(unix)]
+    interrupt::install();
 }

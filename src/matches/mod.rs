@@ -280,6 +280,7 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
             .open(path)
             .map_err(|e| format!("--pdn {}: {e}", path.display()))?;
     }
+    hub_engine::kill_engines_on_interrupt();
     let (first_engines, names) = start_engines(config)?;
     let mut results = Results::new(names.clone());
     let mut finished = std::collections::HashSet::new();
