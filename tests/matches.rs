@@ -175,7 +175,7 @@ fn error_answer_loses() {
 #[test]
 fn late_answer_loses_on_time() {
     if have_python() {
-        check_fault("late", "time: mock did not move in time}");
+        check_fault("late", "time: mock did not move in time (had 1.100 s)}");
     }
 }
 
@@ -200,7 +200,7 @@ fn hung_engine_is_killed_with_its_children_and_restarted() {
     }
     let dir = check_fault(
         "hang",
-        "hung: mock did not move in time and did not answer stop (killed)",
+        "hung: mock did not move in time (had 1.100 s) and did not answer stop (killed)",
     );
     let pids = std::fs::read_to_string(dir.join("pids")).expect("the mock wrote its pids");
     // The first mock, its real engine and its `sleep` child, then the restarted mock and engine.

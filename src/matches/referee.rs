@@ -182,10 +182,11 @@ pub enum Termination {
         /// Why it is not legal.
         why: String,
     },
-    /// A player moved too late.
-    Time,
+    /// A player moved too late: the time it had for the move (clock and increment, without the
+    /// margin).
+    Time(Option<Duration>),
     /// A player did not move and did not answer `stop`; it was killed.
-    Hung,
+    Hung(Option<Duration>),
     /// A player's process ended.
     Crash(String),
     /// A player answered `error`.
@@ -204,8 +205,8 @@ impl Termination {
         match self {
             Termination::Rules(_) => "rules",
             Termination::IllegalMove { .. } => "illegal move",
-            Termination::Time => "time",
-            Termination::Hung => "hung",
+            Termination::Time(_) => "time",
+            Termination::Hung(_) => "hung",
             Termination::Crash(_) => "crash",
             Termination::EngineError(_) => "error",
             Termination::StartFailure(_) => "start",
@@ -214,12 +215,12 @@ impl Termination {
         }
     }
 
-    fn from_failure(failure: Failure) -> Self {
+    fn from_failure(failure: Failure, allowed: Option<Duration>) -> Self {
         match failure {
             Failure::Crash(detail) => Termination::Crash(detail),
             Failure::Error(message) => Termination::EngineError(message),
-            Failure::Timeout { killed: false } => Termination::Time,
-            Failure::Timeout { killed: true } => Termination::Hung,
+            Failure::Timeout { killed: false } => Termination::Time(allowed),
+            Failure::Timeout { killed: true } => Termination::Hung(allowed),
             Failure::Start(detail) => Termination::StartFailure(detail),
         }
     }
@@ -249,10 +250,13 @@ impl fmt::Display for GameEnd {
             Termination::IllegalMove { text, why } => {
                 write!(f, "{who} played '{text}' ({why})")
             }
-            Termination::Time => write!(f, "{who} did not move in time"),
-            Termination::Hung => write!(
+            Termination::Time(allowed) => {
+                write!(f, "{who} did not move in time{}", allowed_text(*allowed))
+            }
+            Termination::Hung(allowed) => write!(
                 f,
-                "{who} did not move in time and did not answer stop (killed)"
+                "{who} did not move in time{} and did not answer stop (killed)",
+                allowed_text(*allowed)
             ),
             Termination::Crash(detail) => write!(f, "{who} crashed ({detail})"),
             Termination::EngineError(message) => write!(f, "{who} answered error: {message}"),
@@ -263,6 +267,13 @@ impl fmt::Display for GameEnd {
             Termination::PlyLimit => write!(f, "draw after {MAX_PLIES} plies"),
         }
     }
+}
+
+/// ` (had 0.412 s)`, or nothing without a clock.
+fn allowed_text(allowed: Option<Duration>) -> String {
+    allowed.map_or(String::new(), |a| {
+        format!(" (had {:.3} s)", a.as_secs_f64())
+    })
 }
 
 /// A finished game.
@@ -295,7 +306,7 @@ pub fn play_game<R: Rules>(
     };
     for side in Color::BOTH {
         if let Err(failure) = players[side.index()].new_game() {
-            let end = lost(side, Termination::from_failure(failure), &players);
+            let end = lost(side, Termination::from_failure(failure, None), &players);
             return PlayedGame { record, end };
         }
     }
@@ -332,9 +343,8 @@ pub fn play_game<R: Rules>(
         let side = record.position().side();
         let clock = &mut clocks[side.index()];
         let level = clock.level();
-        let deadline = clock
-            .allowance()
-            .map_or(conditions.move_limit, |allowed| allowed + conditions.margin);
+        let allowed = clock.allowance();
+        let deadline = allowed.map_or(conditions.move_limit, |a| a + conditions.margin);
         let request = MoveRequest {
             start: &start,
             moves: &moves,
@@ -343,10 +353,13 @@ pub fn play_game<R: Rules>(
         };
         let reply = match players[side.index()].think(&request) {
             Ok(reply) => reply,
-            Err(failure) => break lost(side, Termination::from_failure(failure), &players),
+            Err(failure) => {
+                let termination = Termination::from_failure(failure, allowed);
+                break lost(side, termination, &players);
+            }
         };
         if clock.charge(reply.elapsed, conditions.margin) == ClockVerdict::Flagged {
-            break lost(side, Termination::Time, &players);
+            break lost(side, Termination::Time(allowed), &players);
         }
         let mv = match record.play_text(&reply.text) {
             Ok(mv) => mv,
