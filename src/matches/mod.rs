@@ -36,7 +36,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{Sender, channel};
 
 /// Everything a match needs besides its openings.
 #[derive(Clone, Debug)]
@@ -253,6 +253,113 @@ fn append_pdn(path: &PathBuf, text: &str) -> Result<(), String> {
         .map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// What the worker threads share.
+struct Shared<'a, R: Rules> {
+    config: &'a MatchConfig,
+    openings: &'a [Opening<R>],
+    /// The games still to play, in order.
+    pending: &'a [Pairing],
+    names: &'a [String],
+    /// The PDN `Date` tag.
+    date: String,
+    /// Index in `pending` of the next game to start.
+    next: AtomicUsize,
+    /// Start no more games.
+    stop: AtomicBool,
+}
+
+/// A worker: plays the next scheduled game with its own engines until no game is left or the
+/// match is stopped, then ends its engines.
+fn work<R: Rules>(
+    shared: &Shared<'_, R>,
+    mut players: Vec<Box<dyn Player>>,
+    sender: &Sender<Finished>,
+) {
+    while !shared.stop.load(Ordering::Relaxed) {
+        let index = shared.next.fetch_add(1, Ordering::Relaxed);
+        let Some(&pairing) = shared.pending.get(index) else {
+            break;
+        };
+        let config = shared.config;
+        let opening = &shared.openings[pairing.opening];
+        let (white, black) = two_mut(&mut players, pairing.white, pairing.black);
+        let game =
+            referee::play_game::<R>(white.as_mut(), black.as_mut(), opening, &config.conditions);
+        let pdn = match &config.pdn {
+            Some(_) => {
+                let tags = GameTags {
+                    event: config.event.clone(),
+                    date: shared.date.clone(),
+                    round: pairing.number,
+                    white: shared.names[pairing.white].clone(),
+                    black: shared.names[pairing.black].clone(),
+                    time_control: config.conditions.control.to_string(),
+                    termination: game.end.to_string(),
+                };
+                record::pdn_text(&game.record, game.end.winner, &tags)
+            }
+            None => String::new(),
+        };
+        let finished = Finished {
+            pairing,
+            plies: game.record.ply_count() - opening.moves.len(),
+            label: opening.label(),
+            end: game.end,
+            pdn,
+        };
+        if sender.send(finished).is_err() {
+            break;
+        }
+    }
+    for player in &mut players {
+        player.shutdown();
+    }
+}
+
+/// The progress bar (hidden when asked, or when stderr is not a terminal).
+fn progress_bar(visible: bool, games: usize, done: usize) -> ProgressBar {
+    let bar = if visible {
+        ProgressBar::new(games as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{bar:30.cyan/blue} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta}]",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_position(done as u64);
+    bar
+}
+
+/// The line of a finished game: `Finished game 3/158 (a vs b, opening 2: 31-26 18-22): 2-0
+/// {rules: black has no pieces left} 127 plies [a 2.5 - 0.5 b]`.
+fn game_line<R: Rules>(
+    done: &Finished,
+    games: usize,
+    names: &[String],
+    results: &Results,
+) -> String {
+    let p = done.pairing;
+    let score = if names.len() == 2 {
+        format!(" [{}]", results.running_score())
+    } else {
+        String::new()
+    };
+    format!(
+        "Finished game {}/{games} ({} vs {}, opening {}: {}): {} {{{}}} {} plies{score}",
+        p.number,
+        names[p.white],
+        names[p.black],
+        p.opening + 1,
+        done.label,
+        record::result_token::<R>(done.end.winner),
+        done.end,
+        done.plies,
+    )
+}
+
 /// Plays a match or round robin and prints its games and summary on stdout.
 ///
 /// # Errors
@@ -320,129 +427,55 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
             pending.len()
         );
     }
-    let bar = if config.progress {
-        ProgressBar::new(schedule.len() as u64)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:30.cyan/blue} {pos}/{len} games  {msg}  [{elapsed_precise} < {eta}]",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.set_position(finished.len() as u64);
+    let bar = progress_bar(config.progress, schedule.len(), finished.len());
     bar.set_message(results.running_score());
-    let date = today();
-    let next = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
+    let shared = Shared {
+        config,
+        openings,
+        pending: &pending,
+        names: &names,
+        date: today(),
+        next: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+    };
     let (sender, receiver) = channel::<Finished>();
     let mut first_engines = Some(first_engines);
     let mut failure: Option<String> = None;
     let mut decided = false;
     std::thread::scope(|scope| {
         for worker in 0..config.concurrency.max(1) {
-            let sender = sender.clone();
-            let initial = if worker == 0 {
-                first_engines.take()
-            } else {
-                None
+            let players: Vec<Box<dyn Player>> = match first_engines.take() {
+                Some(engines) => engines
+                    .into_iter()
+                    .map(|e| Box::new(e) as Box<dyn Player>)
+                    .collect(),
+                None => (0..names.len())
+                    .map(|i| Box::new(new_player(config, i, worker, &names[i])) as Box<dyn Player>)
+                    .collect(),
             };
-            let (next, stop, pending, names, date) = (&next, &stop, &pending, &names, &date);
+            let (shared, sender) = (&shared, sender.clone());
             let spawned = std::thread::Builder::new()
                 .name(format!("match-worker-{worker}"))
-                .spawn_scoped(scope, move || {
-                    let mut players: Vec<Box<dyn Player>> = match initial {
-                        Some(engines) => engines
-                            .into_iter()
-                            .map(|e| Box::new(e) as Box<dyn Player>)
-                            .collect(),
-                        None => (0..names.len())
-                            .map(|i| {
-                                Box::new(new_player(config, i, worker, &names[i]))
-                                    as Box<dyn Player>
-                            })
-                            .collect(),
-                    };
-                    while !stop.load(Ordering::Relaxed) {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&pairing) = pending.get(index) else {
-                            break;
-                        };
-                        let opening = &openings[pairing.opening];
-                        let (white, black) = two_mut(&mut players, pairing.white, pairing.black);
-                        let game = referee::play_game::<R>(
-                            white.as_mut(),
-                            black.as_mut(),
-                            opening,
-                            &config.conditions,
-                        );
-                        let tags = GameTags {
-                            event: config.event.clone(),
-                            date: date.clone(),
-                            round: pairing.number,
-                            white: names[pairing.white].clone(),
-                            black: names[pairing.black].clone(),
-                            time_control: config.conditions.control.to_string(),
-                            termination: game.end.to_string(),
-                        };
-                        let pdn = if config.pdn.is_some() {
-                            record::pdn_text(&game.record, game.end.winner, &tags)
-                        } else {
-                            String::new()
-                        };
-                        let message = Finished {
-                            pairing,
-                            plies: game.record.ply_count() - opening.moves.len(),
-                            label: opening.label(),
-                            end: game.end,
-                            pdn,
-                        };
-                        if sender.send(message).is_err() {
-                            break;
-                        }
-                    }
-                    for player in &mut players {
-                        player.shutdown();
-                    }
-                });
+                .spawn_scoped(scope, move || work(shared, players, &sender));
             if let Err(error) = spawned {
                 failure = Some(format!("cannot start a worker thread: {error}"));
-                stop.store(true, Ordering::Relaxed);
+                shared.stop.store(true, Ordering::Relaxed);
             }
         }
         drop(sender);
         for done in receiver {
-            let outcome = Outcome {
+            results.add(Outcome {
                 pairing: done.pairing,
                 winner: done.end.winner,
                 keyword: Some(done.end.termination.keyword()),
-            };
-            results.add(outcome);
-            if let Some(path) = &config.pdn {
-                if let Err(error) = append_pdn(path, &done.pdn) {
-                    failure = Some(format!("cannot write the PDN: {error}"));
-                    stop.store(true, Ordering::Relaxed);
-                }
+            });
+            if let Some(path) = &config.pdn
+                && let Err(error) = append_pdn(path, &done.pdn)
+            {
+                failure = Some(format!("cannot write the PDN: {error}"));
+                shared.stop.store(true, Ordering::Relaxed);
             }
-            let p = done.pairing;
-            let line = format!(
-                "Finished game {}/{} ({} vs {}, opening {}: {}): {} {{{}}} {} plies{}",
-                p.number,
-                schedule.len(),
-                names[p.white],
-                names[p.black],
-                p.opening + 1,
-                done.label,
-                record::result_token::<R>(done.end.winner),
-                done.end,
-                done.plies,
-                if names.len() == 2 {
-                    format!(" [{}]", results.running_score())
-                } else {
-                    String::new()
-                }
-            );
+            let line = game_line::<R>(&done, schedule.len(), &names, &results);
             bar.suspend(|| println!("{line}"));
             bar.inc(1);
             bar.set_message(results.running_score());
@@ -451,7 +484,7 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
                 && sprt.decide(results.llr(sprt)).is_some()
             {
                 decided = true;
-                stop.store(true, Ordering::Relaxed);
+                shared.stop.store(true, Ordering::Relaxed);
                 bar.suspend(|| println!("SPRT decided: no more games are started"));
             }
         }
