@@ -17,6 +17,7 @@
 
 pub mod cli;
 pub mod core;
+pub mod dxp;
 pub mod eval;
 pub mod game;
 pub mod hub;

@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod dxp;
 pub mod matches;
 pub mod openings;
 mod perft;
@@ -29,6 +30,8 @@ pub enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Search fixed positions to a fixed depth; the node count is the search's signature.
     Bench(bench::BenchArgs),
+    /// Play over DXP (DamExchange, TCP) as follower (--listen) or initiator (--connect).
+    Dxp(dxp::DxpArgs),
     /// Speak the Hub protocol on stdin/stdout (for GUIs and lidraughts bots).
     Hub,
     /// Play engine-against-engine matches and round robins (Hub engines), with statistics.
@@ -54,6 +57,7 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Dxp(args) => dxp::run(&args),
         Command::Hub => return crate::hub::run(),
         Command::Match(args) => matches::run(&args),
         Command::Openings(args) => openings::run(&args),

@@ -3,6 +3,7 @@
 //! dispatch happens once per protocol command, never inside the search.
 
 use super::{HubError, Input, Output, Params, protocol};
+use crate::game::{Game, GameError};
 use crate::notation::{fen, hub, text};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -82,18 +83,18 @@ impl<R: Rules> Session for VariantSession<R> {
                     .map_err(|e| HubError::new("bad position", e.to_string()))?,
                 (None, None) => Position::start(),
             };
-        let mut root = Root::new(start);
-        for word in line.value("moves").unwrap_or("").split_whitespace() {
-            let mv = text::parse(&root.position, word).map_err(|e| {
-                let message = match e {
-                    text::MoveError::Malformed { .. } => "bad move",
-                    _ => "illegal move",
-                };
-                HubError::new(message, e.to_string())
-            })?;
-            root.push(&mv);
-        }
-        self.root = root;
+        let moves = line.value("moves").unwrap_or("").split_whitespace();
+        let game = Game::from_moves(start, moves).map_err(|error| {
+            let message = match &error {
+                GameError::Move {
+                    source: text::MoveError::Malformed { .. },
+                    ..
+                } => "bad move",
+                _ => "illegal move",
+            };
+            HubError::new(message, error.to_string())
+        })?;
+        self.root = Root::from_game(&game);
         Ok(())
     }
 
