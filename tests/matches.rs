@@ -311,16 +311,40 @@ fn unusable_engines_are_reported() {
         "{}",
         missing.stderr
     );
+    // Nothing listens on port 1: three games lost by the DXP engine stop the match.
     let dxp = rafle_match(&strings(&[
         "--engine",
-        "cmd=dxp://localhost:27531",
+        "cmd=dxp://127.0.0.1:1",
+        "name=nobody",
         "--engine",
         &format!("cmd={RAFLE} hub"),
         "--log-dir",
         &logs,
+        "--no-progress",
     ]));
     assert!(!dxp.success);
-    assert!(dxp.stderr.contains("DXP"), "{}", dxp.stderr);
+    assert!(
+        dxp.stderr.contains("nobody failed 3 games in a row"),
+        "{}",
+        dxp.stderr
+    );
+    // The game under way when the third loss is counted may finish too.
+    let played = dxp.stdout.matches("Finished game").count();
+    assert!((3..=4).contains(&played), "{}", dxp.stdout);
+    let dxp_brazilian = rafle_match(&strings(&[
+        "--engine",
+        "cmd=dxp://127.0.0.1:1",
+        "--engine",
+        &format!("cmd={RAFLE} hub"),
+        "--variant",
+        "brazilian",
+    ]));
+    assert!(!dxp_brazilian.success);
+    assert!(
+        dxp_brazilian.stderr.contains("international draughts only"),
+        "{}",
+        dxp_brazilian.stderr
+    );
     let one = rafle_match(&strings(&["--engine", &format!("cmd={RAFLE} hub")]));
     assert!(!one.success);
     assert!(
@@ -520,4 +544,71 @@ fn an_interrupted_match_kills_its_engines() {
             "process {pid} outlived the interrupted match"
         );
     }
+}
+
+/// A child process killed when the test ends, however it ends.
+struct KillOnDrop(std::process::Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn a_dxp_engine_plays_through_the_referee() {
+    let dir = scratch("dxp");
+    // Our own DXP engine as the follower, on an ephemeral port.
+    let mut follower = KillOnDrop(
+        Command::new(RAFLE)
+            .args(["dxp", "--listen", "127.0.0.1:0", "--move-time", "0.05"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("rafle dxp runs"),
+    );
+    let mut output = std::io::BufReader::new(follower.0.stdout.take().expect("stdout"));
+    let mut first_line = String::new();
+    std::io::BufRead::read_line(&mut output, &mut first_line)
+        .expect("the listener prints its address");
+    // Keep reading: the follower prints a line per game and must not meet a closed pipe.
+    std::thread::spawn(move || std::io::copy(&mut output, &mut std::io::sink()));
+    let address = first_line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line '{first_line}'"))
+        .to_string();
+    // Two kings against one: drawn by FMJD art. 6.4 after five moves each.
+    let openings = dir.join("openings.txt");
+    std::fs::write(&openings, "W:WK46,K5:BK24\n").expect("openings file");
+    let pdn = dir.join("dxp.pdn");
+    let run = rafle_match(&strings(&[
+        "--engine",
+        &format!("cmd=dxp://{address}"),
+        "name=follower",
+        "--engine",
+        &format!("cmd={RAFLE} hub"),
+        "name=hub",
+        "--openings",
+        &openings.display().to_string(),
+        "--tc",
+        "60",
+        "--pdn",
+        &pdn.display().to_string(),
+        "--log-dir",
+        &dir.join("logs").display().to_string(),
+        "--no-progress",
+    ]));
+    let out = &run.stdout;
+    assert!(run.success, "{out}\n{}", run.stderr);
+    assert_eq!(
+        out.matches("1-1 {rules: draw by move limit with two pieces against a lone king (FMJD art. 6.4)} 10 plies")
+            .count(),
+        2,
+        "{out}"
+    );
+    assert!(out.contains("Score of follower vs hub: 0 - 0 - 2"), "{out}");
+    let text = std::fs::read_to_string(&pdn).expect("the PDN was written");
+    assert!(text.contains("[White \"follower\"]") && text.contains("[Black \"follower\"]"));
 }

@@ -25,7 +25,9 @@ Engines:
                          A relative PROGRAM with a '/' is looked up in dir= first, then here.
     name=NAME            the name in output and PDN (default: the engine's `id name`)
     dir=DIR              working directory (Scan needs its own: it reads scan.ini and data/)
-    proto=hub            the protocol (Hub; DXP engines, cmd=dxp://host:port, are not supported yet)
+    proto=hub|dxp        the protocol: Hub (default), or DXP for an engine that listens at an address:
+                         cmd=dxp://HOST:PORT (international draughts, --concurrency 1; the game time is
+                         announced in whole minutes, and our referee keeps the real clock)
     option.NAME=VALUE    sent as `set-param name=NAME value=VALUE` before `init`
   --each takes the same words for every engine (an engine's own words win).
 
@@ -34,10 +36,12 @@ Examples:
               --engine cmd=\"rafle-old hub\" name=old --each option.threads=1 \\
               --tc 10+0.1 --concurrency 2 --pdn new-vs-old.pdn --sprt elo0=0 elo1=5
   rafle match --engine cmd=\"scan hub\" dir=/opt/scan --engine cmd=\"dame hub\" --tc 40/60+0.5
+  rafle match --engine cmd=dxp://127.0.0.1:27531 name=scan --engine cmd=\"rafle hub\" --tc 300
 
 Each opening is played twice, colours reversed. A game is lost by an illegal move, a crash, an
 `error` answer, or a move later than the clock (+ --timemargin); a hung engine is killed with its
-process group and restarted. Games also end by the FMJD rules and, with --adjudicate, by agreed
+process group and restarted; an engine that crashes or cannot be started in 3 games in a row stops
+the match. Games also end by the FMJD rules and, with --adjudicate, by agreed
 scores. Engine stderr goes to --log-dir, never into the protocol.";
 
 /// Arguments of `rafle match`.

@@ -34,7 +34,7 @@ pub enum Command {
     Dxp(dxp::DxpArgs),
     /// Speak the Hub protocol on stdin/stdout (for GUIs and lidraughts bots).
     Hub,
-    /// Play engine-against-engine matches and round robins (Hub engines), with statistics.
+    /// Play engine-against-engine matches and round robins (Hub and DXP engines), with statistics.
     Match(Box<matches::MatchArgs>),
     /// Generate a set of balanced openings (all openings of N plies, scored by our search).
     Openings(openings::OpeningsArgs),

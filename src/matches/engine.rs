@@ -5,6 +5,7 @@
 //! string and move texts; the Hub engine ([`super::hub_engine::HubEngine`]) is one implementation,
 //! and a DXP engine is to be another.
 
+use crate::core::Color;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -20,6 +21,19 @@ pub struct MoveRequest<'a> {
     pub level: &'a [(&'static str, String)],
     /// How long to wait for the move before the engine has lost on time.
     pub deadline: Duration,
+}
+
+/// The end of a game, as each player is told it.
+#[derive(Clone, Debug)]
+pub struct GameOver<'a> {
+    /// The Hub position string of the game's start position.
+    pub start: &'a str,
+    /// Every move of the game, in Hub form.
+    pub moves: &'a [String],
+    /// The winner, `None` for a draw.
+    pub winner: Option<Color>,
+    /// The colour of the player told.
+    pub color: Color,
 }
 
 /// An engine's answer.
@@ -48,6 +62,8 @@ pub enum Failure {
     },
     /// The engine could not be started or did not finish its handshake.
     Start(String),
+    /// The engine's move (as sent) was found illegal before it reached the referee (DXP).
+    IllegalMove(String),
 }
 
 impl fmt::Display for Failure {
@@ -60,6 +76,7 @@ impl fmt::Display for Failure {
                 write!(f, "did not move in time and did not answer stop (killed)")
             }
             Failure::Start(detail) => write!(f, "could not be started ({detail})"),
+            Failure::IllegalMove(text) => write!(f, "played the illegal move {text}"),
         }
     }
 }
@@ -68,6 +85,9 @@ impl fmt::Display for Failure {
 pub trait Player: Send {
     /// The engine's name in the match.
     fn name(&self) -> &str;
+
+    /// Sets the name used in the match.
+    fn set_name(&mut self, name: String);
 
     /// Gets ready for a new game: starts the engine if it is not running (again, after a crash
     /// or a kill) and checks that it answers.
@@ -81,6 +101,10 @@ pub trait Player: Send {
     /// # Errors
     /// How the engine failed; the referee scores it as a loss.
     fn think(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure>;
+
+    /// Tells the engine how the game ended (a Hub engine needs nothing; a DXP engine is sent
+    /// GAMEEND).
+    fn game_over(&mut self, _over: &GameOver<'_>) {}
 
     /// Ends the engine (politely, then by force).
     fn shutdown(&mut self);
@@ -162,6 +186,15 @@ impl EngineSpec {
             return Err("engine: cmd=... is missing".to_string());
         }
         Ok(spec)
+    }
+
+    /// The address of a DXP engine (`cmd=dxp://host:port`, or `proto=dxp cmd=host:port`).
+    pub fn dxp_address(&self) -> Option<&str> {
+        if self.protocol != Protocol::Dxp {
+            return None;
+        }
+        let command = self.command.first()?;
+        Some(command.strip_prefix("dxp://").unwrap_or(command))
     }
 
     /// The name to use when the engine gives none: the program's file name.
@@ -251,6 +284,11 @@ mod tests {
         assert_eq!(spec.program_name(), "rafle");
         let dxp = EngineSpec::parse(&words(&["cmd=dxp://localhost:27531"]), &[]).expect("valid");
         assert_eq!(dxp.protocol, Protocol::Dxp);
+        assert_eq!(dxp.dxp_address(), Some("localhost:27531"));
+        let explicit =
+            EngineSpec::parse(&words(&["proto=dxp", "cmd=10.0.0.2:27531"]), &[]).expect("valid");
+        assert_eq!(explicit.dxp_address(), Some("10.0.0.2:27531"));
+        assert_eq!(spec.dxp_address(), None);
         for bad in [
             &["name=x"][..],
             &["cmd="],

@@ -106,11 +106,6 @@ impl HubEngine {
         self.id_name.as_deref()
     }
 
-    /// Sets the name used in the match.
-    pub fn set_name(&mut self, name: String) {
-        self.name = name;
-    }
-
     /// Starts the engine and goes through the handshake: `hub` → `wait`, the options, `init` →
     /// `ready`.
     ///
@@ -354,6 +349,10 @@ impl HubEngine {
 impl Player for HubEngine {
     fn name(&self) -> &str {
         &self.name
+    }
+
+    fn set_name(&mut self, name: String) {
+        self.name = name;
     }
 
     fn new_game(&mut self) -> Result<(), Failure> {

@@ -1,7 +1,8 @@
 //! `rafle match`: engine-against-engine matches and round-robin tournaments.
 //!
 //! * [`engine`]: the [`engine::Player`] trait the referee talks to, engine specifications and
-//!   failures; [`hub_engine`]: Hub engines as processes.
+//!   failures; [`hub_engine`]: Hub engines as processes; [`dxp_engine`]: DXP engines listening
+//!   at an address.
 //! * [`clock`]: time controls and clocks; [`referee`]: one game, every move checked by our rules
 //!   core; [`record`]: the game record, the end of a game by the rules, and PDN.
 //! * [`openings`]: opening sets (reading, generating); [`schedule`]: who plays whom with which
@@ -13,6 +14,7 @@
 //! the PDN file, updates the progress bar and stops the match when the SPRT has decided.
 
 pub mod clock;
+pub mod dxp_engine;
 pub mod engine;
 pub mod hub_engine;
 pub mod openings;
@@ -23,6 +25,7 @@ pub mod schedule;
 pub mod stats;
 
 use crate::rules::{Rules, Variant};
+use dxp_engine::{DxpEngine, dxp_minutes};
 use engine::{EngineSpec, Player, Protocol};
 use hub_engine::{HubEngine, Timeouts};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -37,6 +40,10 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Sender, channel};
+
+/// An engine that crashes or cannot be started in this many games in a row stops the match: it
+/// is broken or misconfigured, and the other games would only be forfeits.
+const MAX_FAILURES_IN_ROW: usize = 3;
 
 /// Everything a match needs besides its openings.
 #[derive(Clone, Debug)]
@@ -97,46 +104,82 @@ fn log_path(config: &MatchConfig, index: usize, worker: usize) -> PathBuf {
         .join(format!("e{}-{slug}.{}.log", index + 1, worker + 1))
 }
 
-fn new_player(config: &MatchConfig, index: usize, worker: usize, name: &str) -> HubEngine {
-    let variant =
-        (config.variant != Variant::International).then(|| config.variant.hub_name().to_string());
-    let mut engine = HubEngine::new(
-        config.engines[index].clone(),
-        variant,
-        log_path(config, index, worker),
-        config.timeouts,
-    );
-    engine.set_name(name.to_string());
-    engine
+fn new_player(config: &MatchConfig, index: usize, worker: usize, name: &str) -> Box<dyn Player> {
+    let spec = &config.engines[index];
+    match spec.dxp_address() {
+        Some(address) => Box::new(DxpEngine::new(
+            address,
+            name.to_string(),
+            dxp_minutes(config.conditions.control),
+        )),
+        None => {
+            let variant = (config.variant != Variant::International)
+                .then(|| config.variant.hub_name().to_string());
+            let mut engine = HubEngine::new(
+                spec.clone(),
+                variant,
+                log_path(config, index, worker),
+                config.timeouts,
+            );
+            engine.set_name(name.to_string());
+            Box::new(engine)
+        }
+    }
 }
 
-/// Starts one instance of every engine to check that it works and to learn its name; gives the
-/// engines (for the first worker) and their names, made unique.
-fn start_engines(config: &MatchConfig) -> Result<(Vec<HubEngine>, Vec<String>), String> {
-    let mut engines = Vec::new();
+/// One instance of every engine, in engine order.
+type Players = Vec<Box<dyn Player>>;
+
+/// Starts one instance of every Hub engine to check that it works and to learn its name (a DXP
+/// engine's address is only resolved: a DXP engine may serve one connection only); gives the
+/// players (for the first worker) and their names, made unique.
+fn start_engines(config: &MatchConfig) -> Result<(Players, Vec<String>), String> {
+    let dxp = config.engines.iter().any(|s| s.protocol == Protocol::Dxp);
+    if dxp && config.variant != Variant::International {
+        return Err("DXP is defined for international draughts only".to_string());
+    }
+    if dxp && config.concurrency > 1 {
+        return Err("a DXP engine plays one game at a time: use --concurrency 1".to_string());
+    }
+    let mut players = Vec::new();
     let mut names: Vec<String> = Vec::new();
     for (index, spec) in config.engines.iter().enumerate() {
-        if spec.protocol == Protocol::Dxp {
-            return Err(format!(
-                "engine {}: DXP engines are not supported yet (only Hub engines)",
-                index + 1
-            ));
-        }
-        let provisional = spec.name.clone().unwrap_or_else(|| spec.program_name());
-        let mut engine = new_player(config, index, 0, &provisional);
-        engine.start().map_err(|failure| {
-            format!(
-                "engine {} ({}) {failure}; its stderr is in {}",
-                index + 1,
-                spec.command.join(" "),
-                log_path(config, index, 0).display()
-            )
-        })?;
-        let mut name = spec
-            .name
-            .clone()
-            .or_else(|| engine.id_name().map(str::to_string))
-            .unwrap_or(provisional);
+        let (mut player, mut name): (Box<dyn Player>, String) = match spec.dxp_address() {
+            Some(address) => {
+                crate::dxp::resolve(address)
+                    .map_err(|error| format!("engine {}: {error}", index + 1))?;
+                let name = spec
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("dxp:{address}"));
+                (new_player(config, index, 0, &name), name)
+            }
+            None => {
+                let provisional = spec.name.clone().unwrap_or_else(|| spec.program_name());
+                let variant = (config.variant != Variant::International)
+                    .then(|| config.variant.hub_name().to_string());
+                let mut engine = HubEngine::new(
+                    spec.clone(),
+                    variant,
+                    log_path(config, index, 0),
+                    config.timeouts,
+                );
+                engine.start().map_err(|failure| {
+                    format!(
+                        "engine {} ({}) {failure}; its stderr is in {}",
+                        index + 1,
+                        spec.command.join(" "),
+                        log_path(config, index, 0).display()
+                    )
+                })?;
+                let name = spec
+                    .name
+                    .clone()
+                    .or_else(|| engine.id_name().map(str::to_string))
+                    .unwrap_or(provisional);
+                (Box::new(engine), name)
+            }
+        };
         if names.contains(&name) {
             let base = name.clone();
             let mut k = 2;
@@ -145,11 +188,11 @@ fn start_engines(config: &MatchConfig) -> Result<(Vec<HubEngine>, Vec<String>), 
                 k += 1;
             }
         }
-        engine.set_name(name.clone());
+        player.set_name(name.clone());
         names.push(name);
-        engines.push(engine);
+        players.push(player);
     }
-    Ok((engines, names))
+    Ok((players, names))
 }
 
 /// Two distinct elements of a slice, mutably.
@@ -270,11 +313,7 @@ struct Shared<'a, R: Rules> {
 
 /// A worker: plays the next scheduled game with its own engines until no game is left or the
 /// match is stopped, then ends its engines.
-fn work<R: Rules>(
-    shared: &Shared<'_, R>,
-    mut players: Vec<Box<dyn Player>>,
-    sender: &Sender<Finished>,
-) {
+fn work<R: Rules>(shared: &Shared<'_, R>, mut players: Players, sender: &Sender<Finished>) {
     while !shared.stop.load(Ordering::Relaxed) {
         let index = shared.next.fetch_add(1, Ordering::Relaxed);
         let Some(&pairing) = shared.pending.get(index) else {
@@ -442,15 +481,13 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
     let mut first_engines = Some(first_engines);
     let mut failure: Option<String> = None;
     let mut decided = false;
+    let mut failures_in_row = vec![0; names.len()];
     std::thread::scope(|scope| {
         for worker in 0..config.concurrency.max(1) {
-            let players: Vec<Box<dyn Player>> = match first_engines.take() {
-                Some(engines) => engines
-                    .into_iter()
-                    .map(|e| Box::new(e) as Box<dyn Player>)
-                    .collect(),
+            let players: Players = match first_engines.take() {
+                Some(players) => players,
                 None => (0..names.len())
-                    .map(|i| Box::new(new_player(config, i, worker, &names[i])) as Box<dyn Player>)
+                    .map(|i| new_player(config, i, worker, &names[i]))
                     .collect(),
             };
             let (shared, sender) = (&shared, sender.clone());
@@ -474,6 +511,22 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
             {
                 failure = Some(format!("cannot write the PDN: {error}"));
                 shared.stop.store(true, Ordering::Relaxed);
+            }
+            for engine in [done.pairing.white, done.pairing.black] {
+                let failed = matches!(done.end.termination.keyword(), "crash" | "start")
+                    && done.end.culprit.as_deref() == Some(names[engine].as_str());
+                failures_in_row[engine] = if failed {
+                    failures_in_row[engine] + 1
+                } else {
+                    0
+                };
+                if failures_in_row[engine] == MAX_FAILURES_IN_ROW {
+                    failure = Some(format!(
+                        "{} failed {MAX_FAILURES_IN_ROW} games in a row ({}); the match is stopped",
+                        names[engine], done.end
+                    ));
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
             }
             let line = game_line::<R>(&done, schedule.len(), &names, &results);
             bar.suspend(|| println!("{line}"));

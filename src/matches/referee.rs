@@ -8,7 +8,7 @@
 //! by adjudication on the scores both engines agree on, or at a ply limit no real game reaches.
 
 use super::clock::{Clock, ClockVerdict, TimeControl};
-use super::engine::{Failure, MoveRequest, Player};
+use super::engine::{Failure, GameOver, MoveRequest, Player};
 use super::openings::Opening;
 use super::record::{self, Record};
 use crate::core::Color;
@@ -222,6 +222,10 @@ impl Termination {
             Failure::Timeout { killed: false } => Termination::Time(allowed),
             Failure::Timeout { killed: true } => Termination::Hung(allowed),
             Failure::Start(detail) => Termination::StartFailure(detail),
+            Failure::IllegalMove(text) => Termination::IllegalMove {
+                text,
+                why: "not a legal move".to_string(),
+            },
         }
     }
 }
@@ -378,6 +382,14 @@ pub fn play_game<R: Rules>(
                 .map(|s| if side == Color::White { s } else { -s }),
         );
     };
+    for color in Color::BOTH {
+        players[color.index()].game_over(&GameOver {
+            start: &start,
+            moves: &moves,
+            winner: end.winner,
+            color,
+        });
+    }
     PlayedGame { record, end }
 }
 

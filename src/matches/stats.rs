@@ -1,7 +1,7 @@
 //! Match statistics: score, Elo difference with a 95 % interval, likelihood of superiority (LOS),
 //! draw rate, and the sequential probability ratio test (SPRT).
 //!
-//! * Elo is the logistic model: an expected score `s` is `-400 log10(1/s - 1)` Elo.
+//! * Elo is the logistic model: an expected score `s` is `400 log10(s / (1 - s))` Elo.
 //! * The interval is the normal approximation on the mean score, mapped through that curve. Its
 //!   variance is trinomial (each game a win, draw or loss) or, when the games come in pairs (one
 //!   opening with both colours), pentanomial (each pair scores 0, ½, 1, 1½ or 2). Pairing takes
@@ -108,7 +108,7 @@ fn trinomial_outcomes(tally: &Tally) -> [(f64, f64); 3] {
 /// The Elo difference of an expected score (`±∞` at 0 and 1).
 pub fn elo_from_score(score: f64) -> f64 {
     let score = score.clamp(0.0, 1.0);
-    -400.0 * (1.0 / score - 1.0).log10()
+    400.0 * (score / (1.0 - score)).log10()
 }
 
 /// The expected score of an Elo difference.
