@@ -92,8 +92,9 @@ pub struct MatchArgs {
     /// Stop when decided: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] (logistic Elo; two engines).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
-    /// Adjudicate on agreed scores (men): draw=SCORE[,MOVES[,AFTER]] (default 10 moves each, from
-    /// move 40) and/or win=SCORE[,MOVES] (default 4 moves each).
+    /// Adjudicate on agreed scores (men): draw=SCORE,MOVES,AFTER and/or win=SCORE,MOVES; MOVES
+    /// (each side; default 10 for draws, 4 for wins) and AFTER (first move number; default 40)
+    /// may be left out.
     #[arg(long, num_args = 1.., value_name = "RULE")]
     pub adjudicate: Vec<String>,
     /// Directory of the engines' stderr logs.

@@ -25,7 +25,7 @@ pub struct OpeningsArgs {
     /// Search depth used to score each opening (one thread, so the result is reproducible).
     #[arg(long, default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=40))]
     pub depth: u32,
-    /// Output file (default books/openings-<plies>ply.txt; `-` for stdout).
+    /// Output file (default books/openings-Nply.txt for N plies; `-` for stdout).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Rules to use.

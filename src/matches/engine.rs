@@ -2,8 +2,8 @@
 //! described on the command line ([`EngineSpec`]), and how it can fail ([`Failure`]).
 //!
 //! The referee talks to every engine through [`Player`], in terms of the Hub protocol's position
-//! string and move texts; the Hub engine ([`super::hub_engine::HubEngine`]) is one implementation,
-//! and a DXP engine is to be another.
+//! string and move texts; a Hub engine ([`super::hub_engine::HubEngine`]) and a DXP engine
+//! ([`super::dxp_engine::DxpEngine`]) implement it.
 
 use crate::core::Color;
 use std::fmt;
