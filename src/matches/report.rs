@@ -210,11 +210,14 @@ impl Results {
         };
         let _ = writeln!(
             out,
-            "Elo difference: {} [{}, {}] (95 %, {}), LOS {}, draw rate {}",
+            "Elo difference: {} [{}, {}] (95 %, {}), score {}, LOS {}, draw rate {}",
             elo_text(elo.elo),
             elo_text(elo.lower),
             elo_text(elo.upper),
             if paired { "pentanomial" } else { "trinomial" },
+            tally
+                .score()
+                .map_or("-".to_string(), |s| format!("{:.1} %", 100.0 * s)),
             stats::los(&tally).map_or("-".to_string(), |l| format!("{:.1} %", 100.0 * l)),
             tally
                 .draw_rate()
