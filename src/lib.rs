@@ -21,6 +21,7 @@ pub mod dxp;
 pub mod eval;
 pub mod game;
 pub mod hub;
+pub mod matches;
 pub mod movegen;
 pub mod moves;
 pub mod notation;

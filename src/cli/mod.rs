@@ -4,10 +4,12 @@
 pub mod analyze;
 pub mod bench;
 pub mod dxp;
+pub mod matches;
 mod moves;
+pub mod openings;
 mod perft;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 
 /// Exit status for bad input (a bad FEN, move or option value), as clap uses for bad arguments.
@@ -33,6 +35,10 @@ pub enum Command {
     Dxp(dxp::DxpArgs),
     /// Speak the Hub protocol on stdin/stdout (for GUIs and lidraughts bots).
     Hub,
+    /// Play engine-against-engine matches and round robins (Hub and DXP engines), with statistics.
+    Match(Box<matches::MatchArgs>),
+    /// Generate a set of balanced openings (all openings of N plies, scored by our search).
+    Openings(openings::OpeningsArgs),
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
     Perft(perft::PerftArgs),
     /// List the legal moves of a position (or of FENs read from standard input, one a line).
@@ -41,12 +47,23 @@ pub enum Command {
 
 /// Parses the command line, runs the subcommand and returns the process exit status.
 pub fn run() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
+    if let (Command::Match(args), Some(sub)) =
+        (&mut cli.command, matches.subcommand_matches("match"))
+    {
+        args.engine_groups = sub
+            .get_occurrences::<String>("engines")
+            .map(|groups| groups.map(|words| words.cloned().collect()).collect())
+            .unwrap_or_default();
+    }
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Dxp(args) => dxp::run(&args),
         Command::Hub => return crate::hub::run(),
+        Command::Match(args) => matches::run(&args),
+        Command::Openings(args) => openings::run(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Moves(args) => moves::run(&args),
     };

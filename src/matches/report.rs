@@ -1,0 +1,344 @@
+//! The results of a match or tournament so far, and their text: the running score, the final
+//! summary (W/D/L, score, Elo with its interval, LOS, draw rate, SPRT) and the standings.
+
+use super::schedule::Pairing;
+use super::stats::{self, EloEstimate, Pentanomial, Sprt, SprtDecision, Tally};
+use crate::core::Color;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// One finished game.
+#[derive(Clone, Copy, Debug)]
+pub struct Outcome {
+    /// The scheduled game.
+    pub pairing: Pairing,
+    /// The winner, `None` for a draw.
+    pub winner: Option<Color>,
+    /// The kind of ending (`None` for games read back with `--resume`).
+    pub keyword: Option<&'static str>,
+}
+
+impl Outcome {
+    /// Half-points of `engine` in this game (`None` if it did not play).
+    fn half_points(&self, engine: usize) -> Option<u8> {
+        let color = if self.pairing.white == engine {
+            Color::White
+        } else if self.pairing.black == engine {
+            Color::Black
+        } else {
+            return None;
+        };
+        Some(match self.winner {
+            None => 1,
+            Some(winner) if winner == color => 2,
+            Some(_) => 0,
+        })
+    }
+}
+
+/// All results so far.
+#[derive(Clone, Debug)]
+pub struct Results {
+    names: Vec<String>,
+    outcomes: Vec<Outcome>,
+}
+
+impl Results {
+    /// No results yet, for engines with these names.
+    pub fn new(names: Vec<String>) -> Self {
+        Results {
+            names,
+            outcomes: Vec::new(),
+        }
+    }
+
+    /// Adds a finished game.
+    pub fn add(&mut self, outcome: Outcome) {
+        self.outcomes.push(outcome);
+    }
+
+    /// Games finished.
+    pub fn games(&self) -> usize {
+        self.outcomes.len()
+    }
+
+    /// W/D/L of `engine` against `opponent` (`None`: against everyone).
+    pub fn tally(&self, engine: usize, opponent: Option<usize>) -> Tally {
+        let mut tally = Tally::default();
+        for outcome in &self.outcomes {
+            let other = if outcome.pairing.white == engine {
+                outcome.pairing.black
+            } else {
+                outcome.pairing.white
+            };
+            if opponent.is_some_and(|o| o != other) {
+                continue;
+            }
+            if let Some(points) = outcome.half_points(engine) {
+                tally.add(points);
+            }
+        }
+        tally
+    }
+
+    /// The complete pairs (both games of an opening) of `engine` against `opponent`.
+    pub fn pentanomial(&self, engine: usize, opponent: usize) -> Pentanomial {
+        let mut pairs: BTreeMap<usize, (u8, u8)> = BTreeMap::new();
+        for outcome in &self.outcomes {
+            let p = outcome.pairing;
+            if !(p.white == engine && p.black == opponent
+                || p.black == engine && p.white == opponent)
+            {
+                continue;
+            }
+            let entry = pairs.entry(p.pair).or_default();
+            entry.0 += 1;
+            entry.1 += outcome.half_points(engine).unwrap_or_default();
+        }
+        let mut pentanomial = Pentanomial::default();
+        for (games, points) in pairs.values() {
+            if *games == 2 {
+                pentanomial.add(*points);
+            }
+        }
+        pentanomial
+    }
+
+    /// The Elo of `engine` against `opponent`: pentanomial when all its games are in complete
+    /// pairs, trinomial otherwise. The flag says which.
+    pub fn elo(&self, engine: usize, opponent: usize) -> Option<(EloEstimate, bool)> {
+        let tally = self.tally(engine, Some(opponent));
+        let pairs = self.pentanomial(engine, opponent);
+        if pairs.pairs() > 1 && 2 * pairs.pairs() == tally.games() {
+            stats::elo_pentanomial(&pairs).map(|e| (e, true))
+        } else {
+            stats::elo_trinomial(&tally).map(|e| (e, false))
+        }
+    }
+
+    /// The SPRT's log-likelihood ratio for engine 0 against engine 1 (over complete pairs).
+    pub fn llr(&self, sprt: &Sprt) -> f64 {
+        sprt.llr_pentanomial(&self.pentanomial(0, 1))
+    }
+
+    /// The running score, for the progress bar: `rafle 10.5 - 7.5 dame` (two engines), or the
+    /// leader's points.
+    pub fn running_score(&self) -> String {
+        if self.names.len() == 2 {
+            let tally = self.tally(0, Some(1));
+            let other = tally.games() as f64 - tally.points();
+            return format!(
+                "{} {} - {} {}",
+                self.names[0],
+                points_text(tally.points()),
+                points_text(other),
+                self.names[1]
+            );
+        }
+        let leader = (0..self.names.len()).max_by(|&a, &b| {
+            self.tally(a, None)
+                .points()
+                .total_cmp(&self.tally(b, None).points())
+        });
+        match leader {
+            Some(leader) if self.games() > 0 => format!(
+                "leader {} {}",
+                self.names[leader],
+                points_text(self.tally(leader, None).points())
+            ),
+            _ => String::new(),
+        }
+    }
+
+    /// The final report.
+    pub fn summary(&self, sprt: Option<&Sprt>) -> String {
+        let mut out = String::new();
+        if self.names.len() == 2 {
+            self.write_pair(&mut out, 0, 1);
+            if let Some(sprt) = sprt {
+                let llr = self.llr(sprt);
+                let (lower, upper) = sprt.bounds();
+                let verdict = match sprt.decide(llr) {
+                    Some(SprtDecision::H0) => "H0 accepted",
+                    Some(SprtDecision::H1) => "H1 accepted",
+                    None => "no decision yet",
+                };
+                let _ = writeln!(
+                    out,
+                    "SPRT elo0={} elo1={} alpha={} beta={}: LLR {llr:.2} [{lower:.2}, {upper:.2}], {verdict}",
+                    sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta
+                );
+            }
+        } else {
+            self.write_standings(&mut out);
+            for a in 0..self.names.len() {
+                for b in a + 1..self.names.len() {
+                    if self.tally(a, Some(b)).games() > 0 {
+                        self.write_pair(&mut out, a, b);
+                    }
+                }
+            }
+        }
+        let mut endings: BTreeMap<&str, usize> = BTreeMap::new();
+        for outcome in &self.outcomes {
+            *endings
+                .entry(outcome.keyword.unwrap_or("resumed"))
+                .or_default() += 1;
+        }
+        let endings: Vec<String> = endings
+            .iter()
+            .map(|(keyword, count)| format!("{keyword} {count}"))
+            .collect();
+        let _ = writeln!(out, "Endings: {}", endings.join(", "));
+        out
+    }
+
+    fn write_pair(&self, out: &mut String, a: usize, b: usize) {
+        let tally = self.tally(a, Some(b));
+        let (first, second) = (&self.names[a], &self.names[b]);
+        let _ = writeln!(
+            out,
+            "Score of {first} vs {second}: {} - {} - {} (W - L - D) [{}] {} games",
+            tally.wins,
+            tally.losses,
+            tally.draws,
+            tally.score().map_or("-".to_string(), |s| format!("{s:.3}")),
+            tally.games()
+        );
+        let Some((elo, paired)) = self.elo(a, b) else {
+            return;
+        };
+        let _ = writeln!(
+            out,
+            "Elo difference: {} [{}, {}] (95 %, {}), score {}, LOS {}, draw rate {}",
+            elo_text(elo.elo),
+            elo_text(elo.lower),
+            elo_text(elo.upper),
+            if paired { "pentanomial" } else { "trinomial" },
+            tally
+                .score()
+                .map_or("-".to_string(), |s| format!("{:.1} %", 100.0 * s)),
+            stats::los(&tally).map_or("-".to_string(), |l| format!("{:.1} %", 100.0 * l)),
+            tally
+                .draw_rate()
+                .map_or("-".to_string(), |d| format!("{:.1} %", 100.0 * d)),
+        );
+        let pairs = self.pentanomial(a, b);
+        if pairs.pairs() > 0 {
+            let counts: Vec<String> = pairs.counts.iter().map(u64::to_string).collect();
+            let _ = writeln!(
+                out,
+                "Pairs by {first}'s points (0, 0.5, 1, 1.5, 2): {}",
+                counts.join(" ")
+            );
+        }
+    }
+
+    fn write_standings(&self, out: &mut String) {
+        let mut order: Vec<usize> = (0..self.names.len()).collect();
+        order.sort_by(|&a, &b| {
+            self.tally(b, None)
+                .points()
+                .total_cmp(&self.tally(a, None).points())
+        });
+        let width = self.names.iter().map(String::len).max().unwrap_or(4).max(4);
+        let _ = writeln!(
+            out,
+            "{:>4}  {:<width$}  {:>6}  {:>7}  {:>6}  {:>7}  {:>6}",
+            "rank", "name", "games", "points", "score", "elo", "draws"
+        );
+        for (rank, &engine) in order.iter().enumerate() {
+            let tally = self.tally(engine, None);
+            let _ = writeln!(
+                out,
+                "{:>4}  {:<width$}  {:>6}  {:>7}  {:>6}  {:>7}  {:>6}",
+                rank + 1,
+                self.names[engine],
+                tally.games(),
+                points_text(tally.points()),
+                tally
+                    .score()
+                    .map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s)),
+                tally
+                    .score()
+                    .map_or("-".to_string(), |s| elo_text(stats::elo_from_score(s))),
+                tally
+                    .draw_rate()
+                    .map_or("-".to_string(), |d| format!("{:.1}%", 100.0 * d)),
+            );
+        }
+    }
+}
+
+/// Points as `10`, `10.5`.
+fn points_text(points: f64) -> String {
+    if points.fract() == 0.0 {
+        format!("{points:.0}")
+    } else {
+        format!("{points:.1}")
+    }
+}
+
+/// An Elo difference with one decimal, `+inf`/`-inf` when unbounded.
+fn elo_text(elo: f64) -> String {
+    if elo.is_infinite() {
+        if elo > 0.0 { "+inf" } else { "-inf" }.to_string()
+    } else {
+        format!("{elo:.1}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matches::schedule::round_robin;
+
+    fn results(winners: &[Option<Color>]) -> Results {
+        let mut results = Results::new(vec!["a".to_string(), "b".to_string()]);
+        for (pairing, &winner) in round_robin(2, winners.len().div_ceil(2), 1)
+            .into_iter()
+            .zip(winners)
+        {
+            results.add(Outcome {
+                pairing,
+                winner,
+                keyword: Some("rules"),
+            });
+        }
+        results
+    }
+
+    #[test]
+    fn tallies_follow_colours() {
+        // Game 1: a is White and wins; game 2: b is White and wins; game 3: a White, draw.
+        let r = results(&[Some(Color::White), Some(Color::White), None]);
+        let tally = r.tally(0, Some(1));
+        assert_eq!((tally.wins, tally.draws, tally.losses), (1, 1, 1));
+        assert_eq!(r.tally(1, None).wins, 1);
+        assert_eq!(r.pentanomial(0, 1).counts, [0, 0, 1, 0, 0]);
+        assert_eq!(r.running_score(), "a 1.5 - 1.5 b");
+        let summary = r.summary(None);
+        assert!(
+            summary.contains("Score of a vs b: 1 - 1 - 1 (W - L - D) [0.500] 3 games"),
+            "{summary}"
+        );
+        assert!(summary.contains("Endings: rules 3"), "{summary}");
+    }
+
+    #[test]
+    fn paired_games_use_the_pentanomial_interval() {
+        // a wins both games of opening 1 (White, then Black), draws both of opening 2.
+        let r = results(&[Some(Color::White), Some(Color::Black), None, None]);
+        assert_eq!(r.pentanomial(0, 1).counts, [0, 0, 1, 0, 1]);
+        let (_, paired) = r.elo(0, 1).expect("games");
+        assert!(paired);
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        assert!(r.llr(&sprt) > 0.0);
+        assert!(r.summary(Some(&sprt)).contains("SPRT elo0=0 elo1=10"));
+    }
+}
