@@ -42,6 +42,10 @@ pub struct AnalyzeArgs {
     /// Rules to use.
     #[arg(long, default_value = "international")]
     pub variant: Variant,
+    /// Answer from the opening book when it has the position (default file: the variant's
+    /// shipped book); the search runs only when the position is not in the book.
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<Option<std::path::PathBuf>>,
 }
 
 /// Runs `rafle analyze`.
@@ -63,7 +67,13 @@ pub fn play_moves<R: Rules>(
     let mut position = *start;
     let mut played = Vec::new();
     for (index, word) in moves.split_whitespace().enumerate() {
-        let word = word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        // A move number ("1." or "1...") may be glued to the move.
+        let word = match word.rfind('.') {
+            Some(dot) if word[..dot].chars().all(|c| c.is_ascii_digit() || c == '.') => {
+                &word[dot + 1..]
+            }
+            _ => word,
+        };
         if word.is_empty() {
             continue;
         }
@@ -102,6 +112,27 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         root.position.side(),
         score::to_men(crate::eval::evaluate(&root.position))
     );
+    if let Some(given) = &args.book {
+        let path = super::book::book_path(given.as_deref(), R::NAME)?;
+        let book = super::book::load::<R>(&path)?;
+        let moves = book.probe(&root.position);
+        if let Some(best) = moves.first() {
+            for book_move in &moves {
+                println!(
+                    "book {:<12} score {:>6}",
+                    text::pdn(&root.position, &book_move.mv),
+                    score::to_men(book_move.score)
+                );
+            }
+            println!(
+                "best move {}  score {}  (book)",
+                text::pdn(&root.position, &best.mv),
+                score::to_men(best.score)
+            );
+            return Ok(());
+        }
+        println!("not in the book {}", path.display());
+    }
     let engine = Engine::<R>::new(args.hash as usize, args.threads as usize);
     let control = SearchControl::new();
     let position = root.position;

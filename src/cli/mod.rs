@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod book;
 mod perft;
 
 use clap::{Parser, Subcommand};
@@ -27,6 +28,8 @@ pub enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Search fixed positions to a fixed depth; the node count is the search's signature.
     Bench(bench::BenchArgs),
+    /// Build an opening book, probe it, describe it.
+    Book(book::BookArgs),
     /// Speak the Hub protocol on stdin/stdout (for GUIs and lidraughts bots).
     Hub,
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
@@ -39,6 +42,7 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Book(args) => book::run(&args),
         Command::Hub => return crate::hub::run(),
         Command::Perft(args) => perft::run(&args),
     };
