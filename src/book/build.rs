@@ -340,7 +340,9 @@ impl<R: Rules> Builder<R> {
     /// Runs one round: expands up to `batch` leaves and scores their new children, calling
     /// `on_scored` after each search. Returns what was done; nothing when no leaf is left.
     pub fn round(&mut self, on_scored: &(dyn Fn() + Sync)) -> Round {
+        let round_started = Instant::now();
         let selected = self.select(self.settings.batch.max(1) as usize);
+        let selection_time = round_started.elapsed();
         // The children of each leaf, and the new positions each leaf's worker scores: a position
         // reached from several leaves of the round is scored once, by the first.
         let mut claimed: HashSet<u64> = HashSet::new();
@@ -410,6 +412,12 @@ impl<R: Rules> Builder<R> {
             self.expanded += 1;
         }
         self.back_up_from(&selected);
+        log::debug!(
+            "round: {} leaves, {scored} new positions, selection {:.1} ms, round {:.1} ms",
+            selected.len(),
+            selection_time.as_secs_f64() * 1e3,
+            round_started.elapsed().as_secs_f64() * 1e3
+        );
         Round {
             expanded: selected.len(),
             scored,

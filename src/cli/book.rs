@@ -226,12 +226,19 @@ fn build<R: Rules>(args: &BuildArgs) -> Result<(), String> {
             last_checkpoint = Instant::now();
             let rate = (builder.positions() - positions_before) as f64
                 / started.elapsed().as_secs_f64().max(1e-9);
-            bar.println(format!(
-                "checkpoint: {} positions ({} expanded), {rate:.1} positions/s, start value {}",
+            let message = format!(
+                "checkpoint after {:.0} s: {} positions ({} expanded), {rate:.1} positions/s, start value {}",
+                started.elapsed().as_secs_f64(),
                 builder.positions(),
                 builder.expanded(),
                 score::to_men(builder.root_value())
-            ));
+            );
+            // A hidden bar (stderr is not a terminal) prints nothing: log to stderr instead.
+            if bar.is_hidden() {
+                eprintln!("{message}");
+            } else {
+                bar.println(message);
+            }
         }
         finished = false;
     }
