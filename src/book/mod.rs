@@ -848,4 +848,25 @@ mod tests {
         ));
         assert!(Book::<International>::from_bytes(bytes[..bytes.len() - 1].to_vec()).is_err());
     }
+
+    #[test]
+    fn hashes_from_other_keys_are_refused() {
+        let moves = vec![BookMove {
+            mv: start().legal_moves()[0],
+            score: 0,
+        }];
+        let mut bytes = encode::<International>(&BuildInfo::default(), [(start(), moves)]);
+        // The first record starts right after the header: flip its stored hash and make the
+        // checksum right again, as a book built with other Zobrist keys would be.
+        // Hash, position, move count, then one quiet move: from, to, no capture, score.
+        let record = 8 + packed_len::<<International as Rules>::Geometry>() + 1 + 3 + SCORE_BYTES;
+        let body = bytes.len() - record;
+        bytes[body] ^= 1;
+        let sum = checksum(&bytes[body..]);
+        bytes[body - 8..body].copy_from_slice(&sum.to_le_bytes());
+        assert!(matches!(
+            Book::<International>::from_bytes(bytes),
+            Err(BookError::ForeignHashes)
+        ));
+    }
 }
