@@ -18,7 +18,9 @@
 pub mod book;
 pub mod cli;
 pub mod core;
+pub mod dxp;
 pub mod eval;
+pub mod game;
 pub mod hub;
 pub mod movegen;
 pub mod moves;

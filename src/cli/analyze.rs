@@ -1,5 +1,6 @@
 //! `rafle analyze`: search a position and print the progress and the best line.
 
+use crate::game::Game;
 use crate::moves::Move;
 use crate::notation::{fen, text};
 use crate::position::Position;
@@ -56,44 +57,21 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
     with_variant!(args.variant, R => run_variant::<R>(args))
 }
 
-/// Resolves a space-separated move list from `start`.
-///
-/// # Errors
-/// The first move that cannot be played, and why.
-pub fn play_moves<R: Rules>(
-    start: &Position<R>,
-    moves: &str,
-) -> Result<Vec<Move<BitsOf<R>>>, String> {
-    let mut position = *start;
-    let mut played = Vec::new();
-    for (index, word) in moves.split_whitespace().enumerate() {
-        // A move number ("1." or "1...") may be glued to the move.
-        let word = match word.rfind('.') {
-            Some(dot) if word[..dot].chars().all(|c| c.is_ascii_digit() || c == '.') => {
-                &word[dot + 1..]
-            }
-            _ => word,
-        };
-        if word.is_empty() {
-            continue;
-        }
-        let mv = text::parse(&position, word).map_err(|e| format!("move {}: {e}", index + 1))?;
-        position = position.play(&mv);
-        played.push(mv);
-    }
-    Ok(played)
-}
-
 fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
     let start = match &args.fen {
         Some(text) => fen::parse::<R>(text).map_err(|e| format!("bad FEN '{text}': {e}"))?,
         None => Position::<R>::start(),
     };
-    let moves = match &args.moves {
-        Some(list) => play_moves(&start, list)?,
-        None => Vec::new(),
-    };
-    let root = Root::after_moves(start, &moves);
+    let moves: Vec<&str> = args
+        .moves
+        .as_deref()
+        .unwrap_or("")
+        .split_whitespace()
+        .map(without_move_number)
+        .filter(|word| !word.is_empty())
+        .collect();
+    let game = Game::from_moves(start, moves).map_err(|e| e.to_string())?;
+    let root = Root::from_game(&game);
     let mut limits = Limits::default();
     if let Some(depth) = args.depth {
         limits.depth = Some(depth);
@@ -108,10 +86,14 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
     }
     println!("{}", root.position);
     println!(
-        "{} to move, static evaluation {}",
+        "{} to move, static evaluation {}, draw counters: {}",
         root.position.side(),
-        score::to_men(crate::eval::evaluate(&root.position))
+        score::to_men(crate::eval::evaluate(&root.position)),
+        root.counters
     );
+    if let Some(result) = game.result() {
+        println!("the game is over: {result}");
+    }
     if let Some(given) = &args.book {
         let path = super::book::book_path(given.as_deref(), R::NAME)?;
         let book = super::book::load::<R>(&path)?;
@@ -165,6 +147,16 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         None => println!("no legal move: {} has lost", position.side()),
     }
     Ok(())
+}
+
+/// A move word without a leading PDN move number (`12.32-28` → `32-28`, `12...` → ``).
+pub(crate) fn without_move_number(word: &str) -> &str {
+    match word.find('.') {
+        Some(dot) if word[..dot].bytes().all(|b| b.is_ascii_digit()) => {
+            word[dot..].trim_start_matches('.')
+        }
+        _ => word,
+    }
 }
 
 /// A line of moves in PDN notation, from `position`.

@@ -4,6 +4,7 @@ use crate::book::build::{
     BuildSettings, Builder, DEFAULT_BATCH, DEFAULT_DEPTH, DEFAULT_PLY_COST, DEFAULT_WORKER_HASH_MB,
 };
 use crate::book::{Book, BookMove};
+use crate::game::Game;
 use crate::notation::{fen, text};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
@@ -271,12 +272,13 @@ fn probe<R: Rules>(args: &ProbeArgs) -> Result<(), String> {
         Some(text) => fen::parse::<R>(text).map_err(|e| format!("bad FEN '{text}': {e}"))?,
         None => Position::<R>::start(),
     };
-    let mut position = start;
-    if let Some(list) = &args.moves {
-        for mv in super::analyze::play_moves(&start, list)? {
-            position = position.play(&mv);
-        }
-    }
+    let moves = args.moves.as_deref().unwrap_or("").split_whitespace();
+    let moves = moves
+        .map(super::analyze::without_move_number)
+        .filter(|word| !word.is_empty());
+    let position = *Game::from_moves(start, moves)
+        .map_err(|e| e.to_string())?
+        .position();
     println!("{position}");
     let moves = book.probe(&position);
     if moves.is_empty() {

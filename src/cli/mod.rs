@@ -4,6 +4,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod book;
+pub mod dxp;
 mod perft;
 
 use clap::{Parser, Subcommand};
@@ -30,6 +31,8 @@ pub enum Command {
     Bench(bench::BenchArgs),
     /// Build an opening book, probe it, describe it.
     Book(book::BookArgs),
+    /// Play over DXP (DamExchange, TCP) as follower (--listen) or initiator (--connect).
+    Dxp(dxp::DxpArgs),
     /// Speak the Hub protocol on stdin/stdout (for GUIs and lidraughts bots).
     Hub,
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
@@ -43,6 +46,7 @@ pub fn run() -> ExitCode {
         Command::Analyze(args) => analyze::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Book(args) => book::run(&args),
+        Command::Dxp(args) => dxp::run(&args),
         Command::Hub => return crate::hub::run(),
         Command::Perft(args) => perft::run(&args),
     };

@@ -41,6 +41,11 @@ pub fn evaluate<R: Rules>(position: &Position<R>) -> Score {
     let white = side_score(position, Color::White);
     let black = side_score(position, Color::Black);
     let mut score = white - black;
+    if lone_king_ending(position) {
+        // Three pieces or fewer against a lone king: the draw rules (FMJD art. 6.3/6.4) leave no
+        // time for anything but a tactical win, which the search finds; otherwise it is a draw.
+        score /= LONE_KING_ENDING_DIVISOR;
+    }
     if R::GOAL == Goal::Losing {
         // Antidraughts: the side with fewer pieces is closer to its goal.
         score = -score;
@@ -51,6 +56,14 @@ pub fn evaluate<R: Rules>(position: &Position<R>) -> Score {
         -score
     };
     score.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+}
+
+/// Whether one side has a lone king and the other at most three pieces.
+#[inline]
+fn lone_king_ending<R: Rules>(position: &Position<R>) -> bool {
+    let lone = |color: Color| position.pieces(color).count() == 1 && position.kings(color).any();
+    let few = |color: Color| position.pieces(color).count() <= LONE_KING_ENDING_MAX_PIECES;
+    (lone(Color::White) && few(Color::Black)) || (lone(Color::Black) && few(Color::White))
 }
 
 /// Rows counted from `color`'s back row (0) to the promotion row (`ROWS - 1`).

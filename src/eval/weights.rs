@@ -37,3 +37,7 @@ pub const RUNAWAY_PER_ROW: i32 = 18;
 pub const KING_MOBILITY: i32 = 2;
 /// A king on the long diagonal (a1-j10), the key line of king endings.
 pub const KING_ON_LONG_DIAGONAL: i32 = 15;
+/// Pieces against a lone king up to which the ending is drawn by rule (FMJD art. 6.3/6.4).
+pub const LONE_KING_ENDING_MAX_PIECES: u32 = 3;
+/// Such endings are evaluated at this fraction of the normal score.
+pub const LONE_KING_ENDING_DIVISOR: i32 = 32;

@@ -395,13 +395,15 @@ fn int_param(name: &str, value: i64, min: i64, max: i64) -> Vec<(&'static str, S
     ]
 }
 
+/// Reads a time in seconds. A negative time counts as none left: clients such as pydraughts
+/// subtract the increment themselves and send a negative clock when it runs low.
 fn seconds(name: &str, value: &str) -> Result<Duration, HubError> {
     value
         .trim()
         .parse::<f64>()
         .ok()
-        .filter(|s| s.is_finite() && *s >= 0.0)
-        .map(|s| Duration::from_secs_f64(s.min(MAX_SECONDS)))
+        .filter(|s| s.is_finite())
+        .map(|s| Duration::from_secs_f64(s.clamp(0.0, MAX_SECONDS)))
         .ok_or_else(|| {
             HubError::new(
                 "bad value",
@@ -489,11 +491,19 @@ mod tests {
     }
 
     #[test]
+    fn a_negative_clock_is_an_empty_clock() {
+        let clock = level("level time=-0.03 inc=0.1")
+            .expect("valid")
+            .clock
+            .expect("clock");
+        assert_eq!(clock.time, Duration::ZERO);
+    }
+
+    #[test]
     fn bad_level_values_are_errors() {
         for text in [
             "level move-time=abc",
             "level depth=x",
-            "level time=-1",
             "level nodes=99999999999999999999999",
             "level time=nan",
             "level depth",

@@ -4,6 +4,7 @@
 
 use super::{HubError, Input, Output, Params, protocol};
 use crate::book::{Book, BookRule, estimated_ply};
+use crate::game::{Game, GameError};
 use crate::notation::{fen, hub, text};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -146,25 +147,24 @@ impl<R: Rules> Session for VariantSession<R> {
                     .map_err(|e| HubError::new("bad position", e.to_string()))?,
                 (None, None) => Position::start(),
             };
-        let mut ply = if start == Position::start() {
+        let base_ply = if start == Position::start() {
             0
         } else {
             estimated_ply(&start)
         };
-        let mut root = Root::new(start);
-        for word in line.value("moves").unwrap_or("").split_whitespace() {
-            let mv = text::parse(&root.position, word).map_err(|e| {
-                let message = match e {
-                    text::MoveError::Malformed { .. } => "bad move",
-                    _ => "illegal move",
-                };
-                HubError::new(message, e.to_string())
-            })?;
-            root.push(&mv);
-            ply += 1;
-        }
-        self.root = root;
-        self.ply = ply;
+        let moves = line.value("moves").unwrap_or("").split_whitespace();
+        let game = Game::from_moves(start, moves).map_err(|error| {
+            let message = match &error {
+                GameError::Move {
+                    source: text::MoveError::Malformed { .. },
+                    ..
+                } => "bad move",
+                _ => "illegal move",
+            };
+            HubError::new(message, error.to_string())
+        })?;
+        self.root = Root::from_game(&game);
+        self.ply = base_ply.saturating_add(u32::try_from(game.ply_count()).unwrap_or(u32::MAX));
         Ok(())
     }
 

@@ -2,9 +2,11 @@
 
 pub mod fen;
 pub mod hub;
+pub mod pdn;
 pub mod route;
 pub mod text;
 
 pub use fen::FenError;
 pub use hub::HubPositionError;
+pub use pdn::{PdnError, PdnGame, PdnResult};
 pub use text::MoveError;

@@ -14,6 +14,7 @@ mod pvs;
 pub mod time;
 
 use crate::eval::{Evaluator, HandCrafted};
+use crate::game::{DrawCounters, Game};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{BitsOf, Rules};
@@ -138,13 +139,16 @@ impl SearchControl {
     }
 }
 
-/// The root of a search: the position and the positions before it that can still repeat.
+/// The root of a search: the position, the positions before it that can still repeat, and the
+/// draw-rule counters (FMJD art. 6), which travel along every search line.
 #[derive(Clone, Debug)]
 pub struct Root<R: Rules> {
     /// Position to search.
     pub position: Position<R>,
     /// Hashes of the earlier positions since the last irreversible move, oldest first.
     pub history: Vec<u64>,
+    /// Draw-rule counters of the position.
+    pub counters: DrawCounters<R>,
 }
 
 impl<R: Rules> Root<R> {
@@ -153,6 +157,16 @@ impl<R: Rules> Root<R> {
         Root {
             position,
             history: Vec::new(),
+            counters: DrawCounters::new(&position),
+        }
+    }
+
+    /// The root of a game's current position, with its history and counters.
+    pub fn from_game(game: &Game<R>) -> Self {
+        Root {
+            position: *game.position(),
+            history: game.history_hashes(),
+            counters: game.counters(),
         }
     }
 
@@ -173,6 +187,7 @@ impl<R: Rules> Root<R> {
             self.history.push(self.position.hash());
         }
         self.position = self.position.play(mv);
+        self.counters = self.counters.after(mv, &self.position);
     }
 }
 

@@ -7,6 +7,8 @@ use super::time::{SCORE_DROP, TimeManager};
 use super::{Info, Limits, Mode, Outcome, Root, SearchControl};
 use crate::core::{BitBoard, Color};
 use crate::eval::Evaluator;
+use crate::game::DrawCounters;
+use crate::game::endgame::{self, Verdict};
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -28,6 +30,31 @@ const ORDER_PROMOTION: i32 = 1 << 27;
 const ORDER_KILLER: i32 = 1 << 26;
 /// Stored in the table's evaluation field when no static evaluation was computed.
 const NO_EVAL: i16 = i16::MIN;
+
+/// Draw counters within this many plies of drawing the game are part of the table key: the same
+/// placement of pieces is then a different position for the search (a win there may no longer
+/// fit in the moves left).
+const COUNTER_KEY_HORIZON: u32 = 16;
+/// Multiplier spreading the counter value over the key bits.
+const COUNTER_KEY_SPREAD: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// The part of the table key that comes from the draw-rule counters (0 far from any limit).
+#[inline(always)]
+fn counter_key<R: Rules>(counters: &DrawCounters<R>) -> u64 {
+    match counters.plies_until_draw() {
+        Some(left) if left <= COUNTER_KEY_HORIZON => {
+            u64::from(left + 1).wrapping_mul(COUNTER_KEY_SPREAD)
+        }
+        _ => 0,
+    }
+}
+
+/// A position in the search with its draw-rule counters.
+#[derive(Clone, Copy)]
+struct Node<R: Rules> {
+    position: Position<R>,
+    counters: DrawCounters<R>,
+}
 
 /// State shared by the threads of one search.
 pub(super) struct Shared<'a, R: Rules, E: Evaluator<R>> {
@@ -173,7 +200,8 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             self.root_depth = depth;
             self.leaf_plies = 0;
             self.leaves = 0;
-            let (iteration_score, aborted) = self.aspiration(&root.position, depth, score);
+            let (iteration_score, aborted) =
+                self.aspiration(&root.position, root.counters, depth, score);
             if aborted && completed > 0 {
                 break;
             }
@@ -261,7 +289,13 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
 
     /// The root search of one iteration, with a window around the previous score that widens on
     /// failure. Returns the score and whether the iteration was aborted.
-    fn aspiration(&mut self, position: &Position<R>, depth: i32, previous: Score) -> (Score, bool) {
+    fn aspiration(
+        &mut self,
+        position: &Position<R>,
+        counters: DrawCounters<R>,
+        depth: i32,
+        previous: Score,
+    ) -> (Score, bool) {
         let mut window = ASPIRATION_WINDOW;
         let (mut alpha, mut beta) =
             if depth >= ASPIRATION_FROM_DEPTH && !score::is_decisive(previous) {
@@ -270,7 +304,11 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
                 (-INFINITE, INFINITE)
             };
         loop {
-            let value = self.search::<true>(position, depth, alpha, beta, 0, 0);
+            let root = Node {
+                position: *position,
+                counters,
+            };
+            let value = self.search::<true>(&root, depth, alpha, beta, 0, 0);
             if self.stopped {
                 return (value, true);
             }
@@ -349,6 +387,26 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         false
     }
 
+    /// The score endgame knowledge gives a position without search (lone-king endings), from the
+    /// side to move's view.
+    #[inline]
+    fn known_score(
+        position: &Position<R>,
+        counters: &DrawCounters<R>,
+        ply: usize,
+    ) -> Option<Score> {
+        let lone_king_possible = position.pieces(Color::White).count() == 1
+            || position.pieces(Color::Black).count() == 1;
+        if !lone_king_possible {
+            return None;
+        }
+        Some(match endgame::lone_king_verdict(position, counters)? {
+            Verdict::Draw => DRAW,
+            Verdict::Win(winner) if winner == position.side() => score::KNOWN_WIN - ply as i32,
+            Verdict::Win(_) => -(score::KNOWN_WIN - ply as i32),
+        })
+    }
+
     /// The score of a position where the side to move has no legal move.
     #[inline]
     fn no_moves_score(ply: usize) -> Score {
@@ -374,13 +432,14 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
     /// The alpha-beta search proper (`PV`: principal-variation node).
     fn search<const PV: bool>(
         &mut self,
-        position: &Position<R>,
+        node: &Node<R>,
         depth: i32,
         mut alpha: Score,
         beta: Score,
         ply: usize,
         threat_extensions: i32,
     ) -> Score {
+        let (position, counters) = (&node.position, node.counters);
         self.pv_length[ply] = 0;
         if ply > 0 {
             if self.stopped {
@@ -407,7 +466,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             };
         }
         if depth <= 0 {
-            return self.quiescence(position, alpha, beta, ply, threat_extensions);
+            return self.quiescence(node, alpha, beta, ply, threat_extensions);
         }
         let mut list = MoveList::new();
         movegen::generate(position, &mut list);
@@ -416,8 +475,17 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         }
         let is_capture = list[0].is_capture();
         self.count_node();
+        if ply > 0 {
+            // A win (the opponent cannot move) comes before a draw by rule: checked above.
+            if counters.draw_by_counters().is_some() {
+                return DRAW;
+            }
+            if let Some(known) = Self::known_score(position, &counters, ply) {
+                return known;
+            }
+        }
 
-        let hash = position.hash();
+        let hash = position.hash() ^ counter_key(&counters);
         let entry = self.shared.table.probe(hash);
         let mut hint = MoveHint::default();
         let mut static_eval = None;
@@ -463,13 +531,20 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         for index in 0..list.len() {
             let mv = list[index];
             let child = position.play(&mv);
-            self.shared.table.prefetch(child.hash());
+            let child_counters = counters.after(&mv, &child);
+            self.shared
+                .table
+                .prefetch(child.hash() ^ counter_key(&child_counters));
+            let child_node = Node {
+                position: child,
+                counters: child_counters,
+            };
             let key_index = self.push_key(child.hash(), !mv.is_irreversible());
             debug_assert_eq!(key_index + 1, self.key_count);
             let quiet = !mv.is_capture() && !mv.is_promotion();
             let value = if index == 0 {
                 -self.search::<PV>(
-                    &child,
+                    &child_node,
                     next_depth,
                     -beta,
                     -alpha,
@@ -490,7 +565,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
                     reduction = reduction.clamp(0, next_depth - 1);
                 }
                 let mut value = -self.search::<false>(
-                    &child,
+                    &child_node,
                     next_depth - reduction,
                     -alpha - 1,
                     -alpha,
@@ -499,7 +574,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
                 );
                 if value > alpha && reduction > 0 {
                     value = -self.search::<false>(
-                        &child,
+                        &child_node,
                         next_depth,
                         -alpha - 1,
                         -alpha,
@@ -509,7 +584,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
                 }
                 if PV && value > alpha && value < beta {
                     value = -self.search::<true>(
-                        &child,
+                        &child_node,
                         next_depth,
                         -beta,
                         -alpha,
@@ -563,12 +638,13 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
     /// times per line at most).
     fn quiescence(
         &mut self,
-        position: &Position<R>,
+        node: &Node<R>,
         mut alpha: Score,
         beta: Score,
         ply: usize,
         threat_extensions: i32,
     ) -> Score {
+        let (position, counters) = (&node.position, node.counters);
         self.count_node();
         if ply > 0 && R::GOAL == Goal::FirstKingWins && position.kings(!position.side()).any() {
             return score::loss_in(ply as i32);
@@ -576,12 +652,21 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         if ply >= MAX_PLY - 1 {
             return self.shared.evaluator.evaluate(position);
         }
-        if !position.has_capture() {
-            if movegen::count(position) == 0 {
-                return Self::no_moves_score(ply);
+        let must_capture = position.has_capture();
+        if !must_capture && movegen::count(position) == 0 {
+            return Self::no_moves_score(ply);
+        }
+        if ply > 0 {
+            if counters.draw_by_counters().is_some() {
+                return DRAW;
             }
+            if let Some(known) = Self::known_score(position, &counters, ply) {
+                return known;
+            }
+        }
+        if !must_capture {
             if threat_extensions < QUIESCENCE_THREAT_EXTENSIONS && position.pass().has_capture() {
-                return self.search::<false>(position, 1, alpha, beta, ply, threat_extensions + 1);
+                return self.search::<false>(node, 1, alpha, beta, ply, threat_extensions + 1);
             }
             self.leaf_plies += ply as u64;
             self.leaves += 1;
@@ -592,7 +677,11 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         let mut best = -INFINITE;
         for mv in list.iter() {
             let child = position.play(mv);
-            let value = -self.quiescence(&child, -beta, -alpha, ply + 1, threat_extensions);
+            let child_node = Node {
+                position: child,
+                counters: counters.after(mv, &child),
+            };
+            let value = -self.quiescence(&child_node, -beta, -alpha, ply + 1, threat_extensions);
             if self.stopped {
                 return best.max(DRAW.min(alpha));
             }

@@ -18,9 +18,12 @@ const TARGET_FACTOR: f64 = 1.3;
 /// The hard limit is this many times the per-move budget.
 const HARD_FACTOR: f64 = 4.0;
 /// Never plan to use more than this share of the clock on one move.
-const MAX_CLOCK_SHARE: f64 = 0.5;
-/// Time kept in hand for process and pipe latency, per move.
-const MOVE_OVERHEAD: Duration = Duration::from_millis(30);
+const MAX_CLOCK_SHARE: f64 = 0.3;
+/// Share of the increment that a move may spend on top of [`MAX_CLOCK_SHARE`] of the clock.
+const MAX_INCREMENT_SHARE: f64 = 0.8;
+/// Time kept in hand for process and pipe latency, per move (GUIs written in Python on a busy
+/// machine take tens of milliseconds to pass a move on).
+const MOVE_OVERHEAD: Duration = Duration::from_millis(50);
 /// Stop between iterations once this share of the target is used (opening; endgame).
 const ITERATION_STOP_OPENING: f64 = 0.45;
 /// See [`ITERATION_STOP_OPENING`].
@@ -73,7 +76,8 @@ impl TimeManager {
                 per_move *= PONDER_BONUS;
             }
             let reserve = MOVE_OVERHEAD.as_secs_f64();
-            let cap = ((time * MAX_CLOCK_SHARE).max(0.0) + increment * 0.9 - reserve)
+            let cap = ((time * MAX_CLOCK_SHARE).max(0.0) + increment * MAX_INCREMENT_SHARE
+                - reserve)
                 .min(time - reserve)
                 .max(0.0);
             manager.target = Some(Duration::from_secs_f64(per_move.min(cap)));
@@ -167,9 +171,9 @@ mod tests {
             0.5,
             false,
         );
-        assert_eq!(fixed.hard(), Some(Duration::from_millis(970)));
+        assert_eq!(fixed.hard(), Some(Duration::from_millis(950)));
         assert_eq!(fixed.target(), None);
-        assert!(!fixed.should_stop_between_iterations(Duration::from_millis(960)));
+        assert!(!fixed.should_stop_between_iterations(Duration::from_millis(940)));
         assert!(fixed.should_stop_between_iterations(Duration::from_millis(980)));
     }
 }

@@ -1,0 +1,117 @@
+//! Adjudication: whether a position ends the game, who won, and why (FMJD art. 6 and 7).
+
+use super::counters::{DrawCounters, DrawReason};
+use crate::core::{BitBoard, Color};
+use crate::position::Position;
+use crate::rules::{Goal, Rules};
+use std::fmt;
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResultReason {
+    /// The side to move has no pieces left (FMJD art. 7.2: all its pieces were captured).
+    NoPieces(Color),
+    /// The side to move has pieces but no legal move (FMJD art. 7.2: blocked).
+    Blocked(Color),
+    /// This side crowned the first king (Breakthrough).
+    FirstKing(Color),
+    /// Drawn by rule (FMJD art. 6).
+    Draw(DrawReason),
+}
+
+impl fmt::Display for ResultReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ResultReason::NoPieces(side) => write!(f, "{side} has no pieces left"),
+            ResultReason::Blocked(side) => write!(f, "{side} is blocked (no legal move)"),
+            ResultReason::FirstKing(side) => write!(f, "{side} crowned the first king"),
+            ResultReason::Draw(reason) => write!(f, "draw by {reason}"),
+        }
+    }
+}
+
+/// The end of a game: the winner (`None` for a draw) and the reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GameResult {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Color>,
+    /// Why the game ended.
+    pub reason: ResultReason,
+}
+
+impl GameResult {
+    /// A draw by rule.
+    pub const fn draw(reason: DrawReason) -> Self {
+        GameResult {
+            winner: None,
+            reason: ResultReason::Draw(reason),
+        }
+    }
+
+    /// Whether the game is drawn.
+    pub const fn is_draw(&self) -> bool {
+        self.winner.is_none()
+    }
+
+    /// The result token of the variant's PDN result type (`2-0`, `1-1`, `0-2` for international
+    /// draughts; `1-0`, `1/2-1/2`, `0-1` otherwise): see [`crate::notation::pdn::PdnResult`].
+    pub fn pdn_token<R: Rules>(&self) -> &'static str {
+        crate::notation::pdn::PdnResult::from_winner(self.winner).token::<R>()
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(winner) => write!(f, "{winner} wins: {}", self.reason),
+            None => write!(f, "{}", self.reason),
+        }
+    }
+}
+
+/// The result of the game in `position`, reached with `counters`, where the position has occurred
+/// `occurrences` times (this one included) with the same player to move since the last capture or
+/// man move; `None` while the game goes on.
+///
+/// Wins come first: a move that captures the last piece or blocks the opponent wins even if it
+/// also completes a draw count (the game ends on that move; lidraughts decides the same way).
+/// The goal of the variant ([`Goal`]) decides who wins when a player cannot move.
+pub fn adjudicate<R: Rules>(
+    position: &Position<R>,
+    counters: &DrawCounters<R>,
+    occurrences: u32,
+) -> Option<GameResult> {
+    let side = position.side();
+    if R::GOAL == Goal::FirstKingWins {
+        // The player who just moved is the one who can have crowned; a set-up position with kings
+        // for both is decided in that player's favour.
+        if let Some(winner) = [!side, side]
+            .into_iter()
+            .find(|&color| position.kings(color).any())
+        {
+            return Some(GameResult {
+                winner: Some(winner),
+                reason: ResultReason::FirstKing(winner),
+            });
+        }
+    }
+    if position.legal_moves().is_empty() {
+        let reason = if position.pieces(side).is_empty() {
+            ResultReason::NoPieces(side)
+        } else {
+            ResultReason::Blocked(side)
+        };
+        // Art. 7.2: a player who cannot move has lost; in the losing game he has won.
+        let winner = if R::GOAL == Goal::Losing { side } else { !side };
+        return Some(GameResult {
+            winner: Some(winner),
+            reason,
+        });
+    }
+    if let Some(limit) = R::DRAW_RULES.repetitions {
+        if occurrences >= limit {
+            return Some(GameResult::draw(DrawReason::Repetition));
+        }
+    }
+    counters.draw_by_counters().map(GameResult::draw)
+}
