@@ -345,3 +345,49 @@ fn hub_plays_from_the_book() {
     child.wait().expect("exits");
     std::fs::remove_file(&path).ok();
 }
+
+#[test]
+fn dxp_plays_from_the_book() {
+    let book = tiny_book(200);
+    let path = temp_path("dxp");
+    book.save(&path).expect("save");
+    let file = path.to_str().expect("utf-8 path");
+    let mut follower = Command::new(env!("CARGO_BIN_EXE_rafle"))
+        .args([
+            "dxp",
+            "--listen",
+            "127.0.0.1:0",
+            "--depth",
+            "2",
+            "--games",
+            "1",
+        ])
+        .args(["--book", file])
+        .env("RUST_LOG", "rafle::dxp=info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("rafle starts");
+    let mut stdout = BufReader::new(follower.stdout.take().expect("stdout"));
+    let mut first = String::new();
+    stdout.read_line(&mut first).expect("a line");
+    let address = first
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("first line: {first}"))
+        .to_string();
+    let stderr = follower.stderr.take().expect("stderr");
+    let log = std::thread::spawn(move || {
+        BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+            .collect::<Vec<_>>()
+    });
+    let (ok, out, err) = rafle(&["dxp", "--connect", &address, "--depth", "2", "--games", "1"]);
+    assert!(ok, "{out}{err}");
+    assert!(follower.wait().expect("exits").success());
+    let log = log.join().expect("log reader");
+    std::fs::remove_file(&path).ok();
+    // The follower plays Black: its first reply comes from the book.
+    assert!(log.iter().any(|l| l.contains("book move")), "{log:?}");
+}
