@@ -1,10 +1,15 @@
 //! Static evaluation.
 //!
-//! The search asks an [`Evaluator`] for a score; [`HandCrafted`] is the evaluation we ship now, and
-//! a learned evaluation can take its place behind the same trait later. Every weight is a named
-//! constant in [`weights`]. The evaluation is computed for each side with the same code on
-//! rows counted from that side's back row, so it is symmetric by construction: a position and
-//! its colour mirror get the same score for the side to move (tested below).
+//! The search asks an [`Evaluator`] for a score; [`HandCrafted`] is the evaluation we ship now,
+//! and a learned evaluation can take its place behind the same trait later.
+//!
+//! The hand-crafted evaluation is linear in a small set of [`Feature`]s, each counted for White
+//! minus Black, with two weights per feature (opening and endgame) blended by the number of men
+//! left ("tapered" evaluation). Every weight is a named constant in [`weights`], fitted to game
+//! results by the tuner in `tools/` (Texel's method). Each side's features are computed by the
+//! same code on rows counted from that side's back row, so the evaluation is symmetric by
+//! construction: a position and its colour mirror get the same score for the side to move
+//! (tested below).
 
 pub mod weights;
 
@@ -13,7 +18,7 @@ use crate::movegen;
 use crate::position::Position;
 use crate::rules::{BitsOf, Goal, Rules};
 use crate::score::{EVAL_LIMIT, Score};
-use weights::*;
+use weights::{LONE_KING_ENDING_DIVISOR, LONE_KING_ENDING_MAX_PIECES, RUNAWAY_MAX_ROWS, WEIGHTS};
 
 /// A static evaluation function.
 pub trait Evaluator<R: Rules>: Send + Sync {
@@ -21,8 +26,7 @@ pub trait Evaluator<R: Rules>: Send + Sync {
     fn evaluate(&self, position: &Position<R>) -> Score;
 }
 
-/// The hand-crafted evaluation: material, advancement, centre, balance, structure, runaway men,
-/// king activity.
+/// The hand-crafted evaluation.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HandCrafted;
 
@@ -33,21 +37,119 @@ impl<R: Rules> Evaluator<R> for HandCrafted {
     }
 }
 
+/// An opening and an endgame weight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weight {
+    /// Weight with all men on the board.
+    pub opening: i32,
+    /// Weight with no men left.
+    pub endgame: i32,
+}
+
+/// The evaluation terms, in the order of [`weights::WEIGHTS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(usize)]
+pub enum Feature {
+    /// Men.
+    Man,
+    /// Kings.
+    King,
+    /// Sum over men of the rows advanced from the back row.
+    Advancement,
+    /// Men on the middle files of the middle rows.
+    Centre,
+    /// Difference between the men on the left and on the right half of the board.
+    WingImbalance,
+    /// Men on their own back row (guarding the promotion squares).
+    BackRow,
+    /// Men with a friend diagonally behind.
+    Supported,
+    /// Men in the opponent's half backed on both sides.
+    Outpost,
+    /// Men in the opponent's half with no backing.
+    LooseAdvanced,
+    /// Free squares ahead of men (their moves).
+    ManMobility,
+    /// Men with both squares ahead occupied.
+    BlockedMen,
+    /// Men on the edge files.
+    EdgeMen,
+    /// Men that will crown unhindered (no opposing king, no opposing man ahead, free path).
+    Runaway,
+    /// For each runaway man, how close it is (`RUNAWAY_MAX_ROWS + 1` minus rows to go).
+    RunawayProximity,
+    /// Squares the kings can reach.
+    KingMobility,
+    /// Kings on the long diagonal.
+    KingOnLongDiagonal,
+    /// Having a king while the opponent has none.
+    SoleKingOwner,
+}
+
+/// Number of features.
+pub const FEATURES: usize = Feature::SoleKingOwner as usize + 1;
+
+/// The names of the weight constants in [`weights`], in feature order (used by the tuner to write
+/// fitted weights back).
+pub const WEIGHT_NAMES: [&str; FEATURES] = [
+    "MAN",
+    "KING",
+    "ADVANCEMENT",
+    "CENTRE",
+    "WING_IMBALANCE",
+    "BACK_ROW",
+    "SUPPORTED",
+    "OUTPOST",
+    "LOOSE_ADVANCED",
+    "MAN_MOBILITY",
+    "BLOCKED_MEN",
+    "EDGE_MEN",
+    "RUNAWAY",
+    "RUNAWAY_PROXIMITY",
+    "KING_MOBILITY",
+    "KING_ON_LONG_DIAGONAL",
+    "SOLE_KING_OWNER",
+];
+
+/// Whether the evaluation scales the position down as a lone-king ending (the tuner leaves such
+/// positions out: their score is not linear in the features).
+pub fn is_lone_king_ending<R: Rules>(position: &Position<R>) -> bool {
+    lone_king_ending(position)
+}
+
+/// Feature counts of a position, White minus Black.
+pub type Features = [i32; FEATURES];
+
 /// Men on the board at the start of an international game; the phase runs from this down to 0.
 const FULL_BOARD_MEN: i32 = 40;
 
+/// The blend of a position: `(opening share, endgame share, total)`, shares summing to total.
+#[inline]
+pub fn phase<R: Rules>(position: &Position<R>) -> (i32, i32, i32) {
+    let full = FULL_BOARD_MEN.min((2 * R::MAX_PIECES_PER_SIDE) as i32);
+    let men = (position.men(Color::White) | position.men(Color::Black)).count() as i32;
+    let endgame = (full - men).clamp(0, full);
+    (full - endgame, endgame, full)
+}
+
 /// The hand-crafted evaluation, side-to-move view.
 pub fn evaluate<R: Rules>(position: &Position<R>) -> Score {
-    let white = side_score(position, Color::White);
-    let black = side_score(position, Color::Black);
-    let mut score = white - black;
+    let features = features(position);
+    let (opening, endgame, full) = phase(position);
+    let mut opening_sum = 0;
+    let mut endgame_sum = 0;
+    for (count, weight) in features.iter().zip(WEIGHTS.iter()) {
+        opening_sum += count * weight.opening;
+        endgame_sum += count * weight.endgame;
+    }
+    let mut score = (opening_sum * opening + endgame_sum * endgame) / full;
     if lone_king_ending(position) {
         // Three pieces or fewer against a lone king: the draw rules (FMJD art. 6.3/6.4) leave no
         // time for anything but a tactical win, which the search finds; otherwise it is a draw.
         score /= LONE_KING_ENDING_DIVISOR;
     }
     if R::GOAL == Goal::Losing {
-        // Antidraughts: the side with fewer pieces is closer to its goal.
+        // Antidraughts: the side with less is closer to its goal.
         score = -score;
     }
     let score = if position.side() == Color::White {
@@ -56,6 +158,17 @@ pub fn evaluate<R: Rules>(position: &Position<R>) -> Score {
         -score
     };
     score.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+}
+
+/// The feature counts of a position, White minus Black.
+pub fn features<R: Rules>(position: &Position<R>) -> Features {
+    let white = side_features(position, Color::White);
+    let black = side_features(position, Color::Black);
+    let mut difference = [0; FEATURES];
+    for (index, value) in difference.iter_mut().enumerate() {
+        *value = white[index] - black[index];
+    }
+    difference
 }
 
 /// Whether one side has a lone king and the other at most three pieces.
@@ -94,33 +207,27 @@ fn forward_cone<G: Geometry>(from: G::Bits, color: Color, through: G::Bits) -> G
     cone
 }
 
-fn side_score<R: Rules>(position: &Position<R>, color: Color) -> Score {
+fn side_features<R: Rules>(position: &Position<R>, color: Color) -> Features {
     type G<R> = <R as Rules>::Geometry;
+    let mut f = [0; FEATURES];
     let men = position.men(color);
     let kings = position.kings(color);
     let opponent_men = position.men(!color);
     let opponent_kings = position.kings(!color);
     let empty = position.empty();
-    let all_men = (men | opponent_men).count() as i32;
     let rows = G::<R>::ROWS;
     let half = G::<R>::HALF;
+    let count = |set: BitsOf<R>| set.count() as i32;
 
-    // Phase: 0 with a full board of men, FULL_BOARD_MEN when none are left.
-    let full = FULL_BOARD_MEN.min((2 * R::MAX_PIECES_PER_SIDE) as i32);
-    let endgame = (full - all_men).clamp(0, full);
-    let interpolate = |opening: Score, ending: Score| opening + (ending - opening) * endgame / full;
+    f[Feature::Man as usize] = count(men);
+    f[Feature::King as usize] = count(kings);
 
-    let mut score = men.count() as i32 * MAN + kings.count() as i32 * KING;
-
-    // Advancement: a man's value grows as it nears the promotion row, more so in the endgame.
-    let advance_weight = interpolate(ADVANCE_OPENING, ADVANCE_ENDGAME);
     let mut advancement = 0;
     for row in 1..rows - 1 {
-        advancement += (men & relative_row::<G<R>>(color, row)).count() as i32 * row as i32;
+        advancement += count(men & relative_row::<G<R>>(color, row)) * row as i32;
     }
-    score += advancement * advance_weight / ADVANCE_SCALE;
+    f[Feature::Advancement as usize] = advancement;
 
-    // Centre: men on the middle files of the middle rows control the game.
     let centre_files = G::<R>::FILE_MASKS[(half - 2) as usize]
         | G::<R>::FILE_MASKS[(half - 1) as usize]
         | G::<R>::FILE_MASKS[half as usize]
@@ -129,44 +236,39 @@ fn side_score<R: Rules>(position: &Position<R>, color: Color) -> Score {
         | G::<R>::row(rows / 2 - 1)
         | G::<R>::row(rows / 2)
         | G::<R>::row(rows / 2 + 1);
-    score += (men & centre_files & centre_rows).count() as i32 * CENTRE;
+    f[Feature::Centre as usize] = count(men & centre_files & centre_rows);
 
-    // Balance between the wings: men bunched on one side are easily outnumbered.
     let mut left = BitsOf::<R>::EMPTY;
     for file in 0..half {
         left |= G::<R>::FILE_MASKS[file as usize];
     }
-    let left_men = (men & left).count() as i32;
-    let right_men = (men & !left).count() as i32;
-    score -= (left_men - right_men).abs() * BALANCE;
+    f[Feature::WingImbalance as usize] = (count(men & left) - count(men & !left)).abs();
 
-    // Back row: men at home guard the promotion squares while the opponent has men to come.
-    if opponent_men.count() as i32 > BACK_ROW_MIN_OPPONENT_MEN {
-        score += (men & relative_row::<G<R>>(color, 0)).count() as i32 * BACK_ROW;
-    }
+    f[Feature::BackRow as usize] = count(men & relative_row::<G<R>>(color, 0));
 
-    // Structure: men backed by a friend diagonally behind hold; far-advanced men without backing
-    // are targets; advanced men with both backers are outposts.
     let [ahead_left, ahead_right] = forward(color);
     let behind_left = men.shift(G::<R>::delta(ahead_right));
     let behind_right = men.shift(G::<R>::delta(ahead_left));
     let backed_once = men & (behind_left | behind_right);
     let backed_twice = men & behind_left & behind_right;
-    score += backed_once.count() as i32 * SUPPORTED;
+    f[Feature::Supported as usize] = count(backed_once);
     let mut advanced = BitsOf::<R>::EMPTY;
     for row in rows / 2..rows - 1 {
         advanced |= relative_row::<G<R>>(color, row);
     }
-    score += (men & advanced & backed_twice).count() as i32 * OUTPOST;
-    score -= (men & advanced & !backed_once).count() as i32 * LOOSE_ADVANCED_MAN;
+    f[Feature::Outpost as usize] = count(men & advanced & backed_twice);
+    f[Feature::LooseAdvanced as usize] = count(men & advanced & !backed_once);
 
-    // Mobility of men: free squares ahead.
-    for direction in forward(color) {
-        score += (men.shift(G::<R>::delta(direction)) & empty).count() as i32 * MAN_MOBILITY;
-    }
+    let free_left = men.shift(G::<R>::delta(ahead_left)) & empty;
+    let free_right = men.shift(G::<R>::delta(ahead_right)) & empty;
+    f[Feature::ManMobility as usize] = count(free_left) + count(free_right);
+    let movable =
+        free_left.shift(-G::<R>::delta(ahead_left)) | free_right.shift(-G::<R>::delta(ahead_right));
+    f[Feature::BlockedMen as usize] =
+        count(men & !movable & !relative_row::<G<R>>(color, rows - 1));
+    f[Feature::EdgeMen as usize] =
+        count(men & (G::<R>::FILE_MASKS[0] | G::<R>::FILE_MASKS[(2 * half - 1) as usize]));
 
-    // Runaway men: no opposing king, no opposing man in the cone ahead, and a free path to the
-    // promotion row; worth more the closer they are.
     if opponent_kings.is_empty() {
         let promotion = relative_row::<G<R>>(color, rows - 1);
         let mut near = BitsOf::<R>::EMPTY;
@@ -175,8 +277,7 @@ fn side_score<R: Rules>(position: &Position<R>, color: Color) -> Score {
         }
         for bit in (men & near).iter() {
             let single = BitsOf::<R>::bit(bit);
-            let cone = forward_cone::<G<R>>(single, color, G::<R>::VALID);
-            if (cone & opponent_men).any() {
+            if (forward_cone::<G<R>>(single, color, G::<R>::VALID) & opponent_men).any() {
                 continue;
             }
             if (forward_cone::<G<R>>(single, color, empty) & promotion).is_empty() {
@@ -186,26 +287,28 @@ fn side_score<R: Rules>(position: &Position<R>, color: Color) -> Score {
             let distance = match color {
                 Color::White => row,
                 Color::Black => rows - 1 - row,
-            } as i32;
-            score += (RUNAWAY - RUNAWAY_PER_ROW * distance).max(0);
+            };
+            f[Feature::Runaway as usize] += 1;
+            f[Feature::RunawayProximity as usize] +=
+                (RUNAWAY_MAX_ROWS + 1).saturating_sub(distance) as i32;
         }
     }
 
-    // Kings: mobility, and the long diagonal.
     if kings.any() {
+        let mut reach = 0;
         for bit in kings.iter() {
-            let mut reach = 0;
             for direction in Direction::ALL {
-                reach += movegen::king_reach::<G<R>>(bit, direction, empty).count() as i32;
+                reach += count(movegen::king_reach::<G<R>>(bit, direction, empty));
             }
-            score += reach * KING_MOBILITY;
         }
-        let long_diagonal = G::<R>::RAYS[long_diagonal_corner::<G<R>>() as usize]
-            [Direction::UpRight as usize]
-            | BitsOf::<R>::bit(long_diagonal_corner::<G<R>>());
-        score += (kings & long_diagonal).count() as i32 * KING_ON_LONG_DIAGONAL;
+        f[Feature::KingMobility as usize] = reach;
+        let corner = long_diagonal_corner::<G<R>>();
+        let long_diagonal =
+            G::<R>::RAYS[corner as usize][Direction::UpRight as usize] | BitsOf::<R>::bit(corner);
+        f[Feature::KingOnLongDiagonal as usize] = count(kings & long_diagonal);
+        f[Feature::SoleKingOwner as usize] = i32::from(opponent_kings.is_empty());
     }
-    score
+    f
 }
 
 /// The bottom-left corner (a1), where the long diagonal starts (FMJD art. 2.4).
@@ -227,7 +330,7 @@ mod tests {
             evaluate(&mirrored),
             "{position:?} vs {mirrored:?}"
         );
-        // From White's point of view the scores are opposite.
+        // From White's point of view the scores are opposite, and so are the features.
         let white_view = |p: &Position<R>| {
             if p.side() == Color::White {
                 evaluate(p)
@@ -236,6 +339,8 @@ mod tests {
             }
         };
         assert_eq!(white_view(position), -white_view(&mirrored));
+        let negated: Features = features(&mirrored).map(|v| -v);
+        assert_eq!(features(position), negated);
     }
 
     #[test]
@@ -268,9 +373,12 @@ mod tests {
     fn start_is_balanced_and_material_counts() {
         assert_eq!(evaluate(&Position::<International>::start()), 0);
         let up_a_man = fen::parse::<International>("W:W31-50:B2-20").expect("valid");
-        assert!(evaluate(&up_a_man) > MAN / 2);
+        assert!(evaluate(&up_a_man) > weights::MAN.opening / 2);
         // White's man on 12 crowns two rows ahead of Black's on 16.
         let race = fen::parse::<International>("W:W12:B16").expect("valid");
-        assert!(evaluate(&race) > 2 * RUNAWAY_PER_ROW);
+        assert!(evaluate(&race) > 0);
+        let race_features = features(&race);
+        assert_eq!(race_features[Feature::Runaway as usize], 1);
+        assert!(race_features[Feature::RunawayProximity as usize] > 0);
     }
 }

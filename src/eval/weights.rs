@@ -1,42 +1,74 @@
-//! The weights of the hand-crafted evaluation, in centi-men (100 = one man).
+//! The weights of the hand-crafted evaluation, in centi-men (100 = one man), each an opening
+//! and an endgame value (see [`super::Feature`] for what each counts).
+//!
+//! Fitted by `tools/` (Texel's method: logistic regression of self-play game results on the
+//! features); the commit that changes them says how they were obtained.
 
-/// A man.
-pub const MAN: i32 = 100;
-/// A king: worth about three men in international draughts.
-pub const KING: i32 = 300;
-/// Advancement per man and row in the opening (scaled by [`ADVANCE_SCALE`]).
-pub const ADVANCE_OPENING: i32 = 1;
-/// Advancement per man and row with no men left (scaled by [`ADVANCE_SCALE`]).
-pub const ADVANCE_ENDGAME: i32 = 6;
-/// Divisor of the advancement weights, so they can be fractional.
-pub const ADVANCE_SCALE: i32 = 2;
-/// A man on the central files of the middle rows.
-pub const CENTRE: i32 = 4;
-/// Per man of difference between the left and right wing.
-pub const BALANCE: i32 = 3;
-/// A man on its own back row, while the opponent still has men to promote.
-pub const BACK_ROW: i32 = 4;
-/// The back-row bonus applies while the opponent has more men than this.
-pub const BACK_ROW_MIN_OPPONENT_MEN: i32 = 6;
-/// A man with a friend diagonally behind it.
-pub const SUPPORTED: i32 = 2;
-/// An advanced man (opponent's half) backed on both sides.
-pub const OUTPOST: i32 = 6;
-/// Penalty for an advanced man with no backing.
-pub const LOOSE_ADVANCED_MAN: i32 = 6;
+use super::{FEATURES, Weight};
+
+const fn weight(opening: i32, endgame: i32) -> Weight {
+    Weight { opening, endgame }
+}
+
+/// A man. Fixed: the unit of every other weight.
+pub const MAN: Weight = weight(100, 100);
+/// A king.
+pub const KING: Weight = weight(300, 300);
+/// Per row a man has advanced.
+pub const ADVANCEMENT: Weight = weight(1, 3);
+/// A man in the centre.
+pub const CENTRE: Weight = weight(4, 2);
+/// Per man of difference between the wings.
+pub const WING_IMBALANCE: Weight = weight(-3, -1);
+/// A man on its own back row.
+pub const BACK_ROW: Weight = weight(4, 0);
+/// A man with a friend diagonally behind.
+pub const SUPPORTED: Weight = weight(2, 2);
+/// An advanced man backed on both sides.
+pub const OUTPOST: Weight = weight(6, 4);
+/// An advanced man with no backing.
+pub const LOOSE_ADVANCED: Weight = weight(-6, -3);
 /// Per free square ahead of a man.
-pub const MAN_MOBILITY: i32 = 1;
-/// A man that will crown unhindered, one row from the promotion row.
-pub const RUNAWAY: i32 = 160;
+pub const MAN_MOBILITY: Weight = weight(1, 1);
+/// A man that cannot move.
+pub const BLOCKED_MEN: Weight = weight(0, 0);
+/// A man on an edge file.
+pub const EDGE_MEN: Weight = weight(0, 0);
+/// A runaway man.
+pub const RUNAWAY: Weight = weight(52, 52);
+/// Per row of a runaway man's proximity to the promotion row.
+pub const RUNAWAY_PROXIMITY: Weight = weight(18, 18);
+/// Per square a king can reach.
+pub const KING_MOBILITY: Weight = weight(2, 2);
+/// A king on the long diagonal.
+pub const KING_ON_LONG_DIAGONAL: Weight = weight(15, 15);
+/// Having a king while the opponent has none.
+pub const SOLE_KING_OWNER: Weight = weight(0, 0);
+
+/// The weights in the order of [`super::Feature`].
+pub const WEIGHTS: [Weight; FEATURES] = [
+    MAN,
+    KING,
+    ADVANCEMENT,
+    CENTRE,
+    WING_IMBALANCE,
+    BACK_ROW,
+    SUPPORTED,
+    OUTPOST,
+    LOOSE_ADVANCED,
+    MAN_MOBILITY,
+    BLOCKED_MEN,
+    EDGE_MEN,
+    RUNAWAY,
+    RUNAWAY_PROXIMITY,
+    KING_MOBILITY,
+    KING_ON_LONG_DIAGONAL,
+    SOLE_KING_OWNER,
+];
+
 /// Men further than this from the promotion row are not considered runaways (the opponent has
 /// time to react, and the test is costly).
 pub const RUNAWAY_MAX_ROWS: u32 = 5;
-/// Less per further row to go.
-pub const RUNAWAY_PER_ROW: i32 = 18;
-/// Per square a king can reach.
-pub const KING_MOBILITY: i32 = 2;
-/// A king on the long diagonal (a1-j10), the key line of king endings.
-pub const KING_ON_LONG_DIAGONAL: i32 = 15;
 /// Pieces against a lone king up to which the ending is drawn by rule (FMJD art. 6.3/6.4).
 pub const LONE_KING_ENDING_MAX_PIECES: u32 = 3;
 /// Such endings are evaluated at this fraction of the normal score.
