@@ -15,6 +15,7 @@
 
 #![deny(missing_docs)]
 
+pub mod book;
 pub mod cli;
 pub mod core;
 pub mod dxp;

@@ -43,6 +43,10 @@ pub struct AnalyzeArgs {
     /// Rules to use.
     #[arg(long, default_value = "international")]
     pub variant: Variant,
+    /// Answer from the opening book when it has the position (default file: the variant's
+    /// shipped book); the search runs only when the position is not in the book.
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<Option<std::path::PathBuf>>,
 }
 
 /// Runs `rafle analyze`.
@@ -90,6 +94,27 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
     if let Some(result) = game.result() {
         println!("the game is over: {result}");
     }
+    if let Some(given) = &args.book {
+        let path = super::book::book_path(given.as_deref(), R::NAME)?;
+        let book = super::book::load::<R>(&path)?;
+        let moves = book.probe(&root.position);
+        if let Some(best) = moves.first() {
+            for book_move in &moves {
+                println!(
+                    "book {:<12} score {:>6}",
+                    text::pdn(&root.position, &book_move.mv),
+                    score::to_men(book_move.score)
+                );
+            }
+            println!(
+                "best move {}  score {}  (book)",
+                text::pdn(&root.position, &best.mv),
+                score::to_men(best.score)
+            );
+            return Ok(());
+        }
+        println!("not in the book {}", path.display());
+    }
     let engine = Engine::<R>::new(args.hash as usize, args.threads as usize);
     let control = SearchControl::new();
     let position = root.position;
@@ -125,7 +150,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
 }
 
 /// A move word without a leading PDN move number (`12.32-28` → `32-28`, `12...` → ``).
-fn without_move_number(word: &str) -> &str {
+pub(crate) fn without_move_number(word: &str) -> &str {
     match word.find('.') {
         Some(dot) if word[..dot].bytes().all(|b| b.is_ascii_digit()) => {
             word[dot..].trim_start_matches('.')

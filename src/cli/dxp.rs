@@ -4,7 +4,7 @@
 use crate::core::Color;
 use crate::dxp::{self, Options, Role};
 use crate::notation::fen;
-use crate::rules::{International, Variant};
+use crate::rules::{International, Rules, Variant};
 use crate::search::{Limits, MAX_THREADS};
 use clap::{ArgGroup, Args, ValueEnum};
 use std::io::Write;
@@ -94,9 +94,16 @@ pub struct DxpArgs {
     /// Search on the opponent's time.
     #[arg(long)]
     pub ponder: bool,
-    /// Opening book file.
-    #[arg(long)]
-    pub book: Option<PathBuf>,
+    /// Play from the opening book while the position is in it (default file: the shipped
+    /// book, see `books/README.md`).
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<Option<PathBuf>>,
+    /// Plies from the start during which book moves are drawn at random within the margin.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub book_ply: u32,
+    /// Book randomness margin in centi-men (0: always the best book move).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(i32).range(0..=10_000))]
+    pub book_margin: i32,
     /// Our name in game requests and answers.
     #[arg(long)]
     pub name: Option<String>,
@@ -152,13 +159,15 @@ pub fn options(args: &DxpArgs) -> Result<Options, String> {
         limits.move_time = Some(Duration::from_secs_f64(seconds));
         fixed = true;
     }
-    if let Some(book) = &args.book {
-        // The opening book (issue 7) is not part of the engine yet.
-        log::warn!(
-            "--book {}: opening books are not supported yet; playing without",
-            book.display()
-        );
-    }
+    let book = match &args.book {
+        Some(given) => {
+            let path = super::book::book_path(given.as_deref(), International::NAME)?;
+            Some(std::sync::Arc::new(super::book::load::<International>(
+                &path,
+            )?))
+        }
+        None => None,
+    };
     let defaults = Options::default();
     Ok(Options {
         name: args.name.clone().unwrap_or(defaults.name),
@@ -179,6 +188,11 @@ pub fn options(args: &DxpArgs) -> Result<Options, String> {
         threads: args.threads as usize,
         hash_mb: args.hash as usize,
         ponder: args.ponder,
+        book,
+        book_rule: crate::book::BookRule {
+            ply: args.book_ply,
+            margin: args.book_margin,
+        },
         grace: Duration::from_secs(args.grace),
         idle_timeout: Duration::from_secs(args.idle_timeout),
         ..defaults

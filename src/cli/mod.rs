@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod book;
 pub mod dxp;
 pub mod matches;
 mod moves;
@@ -31,6 +32,8 @@ pub enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Search fixed positions to a fixed depth; the node count is the search's signature.
     Bench(bench::BenchArgs),
+    /// Build an opening book, probe it, describe it.
+    Book(book::BookArgs),
     /// Play over DXP (DamExchange, TCP) as follower (--listen) or initiator (--connect).
     Dxp(dxp::DxpArgs),
     /// Speak the Hub protocol on stdin/stdout (for GUIs and lidraughts bots).
@@ -60,6 +63,7 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Book(args) => book::run(&args),
         Command::Dxp(args) => dxp::run(&args),
         Command::Hub => return crate::hub::run(),
         Command::Match(args) => matches::run(&args),

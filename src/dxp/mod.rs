@@ -80,6 +80,10 @@ pub struct Options {
     pub hash_mb: usize,
     /// Search on the opponent's time.
     pub ponder: bool,
+    /// Opening book: our moves come from it while the position is in it.
+    pub book: Option<std::sync::Arc<crate::book::Book<International>>>,
+    /// How book moves are chosen (randomness while the game is young).
+    pub book_rule: crate::book::BookRule,
     /// How long the initiator waits for the answer to a game request.
     pub accept_timeout: Duration,
     /// How long past its clock a timed peer may take for a move before it loses on time.
@@ -103,6 +107,8 @@ impl Default for Options {
             threads: 1,
             hash_mb: crate::search::DEFAULT_HASH_MB,
             ponder: false,
+            book: None,
+            book_rule: crate::book::BookRule::default(),
             accept_timeout: Duration::from_secs(60),
             grace: Duration::from_secs(60),
             idle_timeout: Duration::from_secs(30 * 60),

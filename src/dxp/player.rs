@@ -12,6 +12,7 @@ use super::message::{
 };
 use super::record::{Dxp, DxpMove, Record, Verdict};
 use super::{GameOutcome, GameReport, Options, Role};
+use crate::book::{Book, estimated_ply};
 use crate::core::Color;
 use crate::notation::{fen, text};
 use crate::position::Position;
@@ -499,6 +500,10 @@ impl Game<'_, '_> {
             Some(expected) => (self.record.root_after(expected), Mode::Ponder),
         };
         let limits = self.limits();
+        let book_move = match (&ponder_on, &self.player.options.book) {
+            (None, Some(book)) => self.book_outcome(book),
+            _ => None,
+        };
         self.player.next_search_id += 1;
         let id = self.player.next_search_id;
         let control = Arc::new(SearchControl::new());
@@ -508,6 +513,10 @@ impl Game<'_, '_> {
         let handle = std::thread::Builder::new()
             .name("dxp-search".to_string())
             .spawn(move || {
+                if let Some(outcome) = book_move {
+                    let _ = events.send(Event::SearchDone { id, outcome });
+                    return;
+                }
                 let outcome = engine.search(&root, &limits, mode, &signals, |info| {
                     log::debug!(
                         "depth {} score {} nodes {} time {:.3}",
@@ -529,6 +538,39 @@ impl Game<'_, '_> {
             handle,
             ponder_on,
         });
+    }
+
+    /// Our move from the opening book, when the position is in it: the chosen move, the best
+    /// book reply to ponder on, and the move's book score.
+    fn book_outcome(&self, book: &Book<Dxp>) -> Option<Box<Outcome<Dxp>>> {
+        let position = *self.record.position();
+        let start = self.record.start();
+        let ply = if *start == Position::start() {
+            0
+        } else {
+            estimated_ply(start)
+        };
+        let ply = ply.saturating_add(u32::try_from(self.record.ply_count()).unwrap_or(u32::MAX));
+        let rule = self.player.options.book_rule;
+        let choice = book.choose(&position, ply, rule, &mut rand::rng())?;
+        let reply = book
+            .probe(&position.play(&choice.mv))
+            .first()
+            .map(|reply| reply.mv);
+        log::info!(
+            "book move {} ({})",
+            text::hub::<Dxp>(&choice.mv),
+            score::to_men(choice.score)
+        );
+        Some(Box::new(Outcome {
+            best: Some(choice.mv),
+            ponder: reply,
+            score: choice.score,
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            pv: vec![choice.mv],
+        }))
     }
 
     /// Stops the running search, if any, and waits for its thread; its result is dropped.

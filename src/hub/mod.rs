@@ -73,6 +73,8 @@ pub(crate) struct Params {
     pub book: bool,
     pub book_ply: i64,
     pub book_margin: i64,
+    /// Book file; empty for the variant's default (see [`crate::book::default_path`]).
+    pub book_file: String,
 }
 
 impl Default for Params {
@@ -82,9 +84,10 @@ impl Default for Params {
             threads: 1,
             hash_mb: DEFAULT_HASH_MB,
             ponder: false,
-            book: false,
+            book: true,
             book_ply: DEFAULT_BOOK_PLY,
             book_margin: DEFAULT_BOOK_MARGIN,
+            book_file: String::new(),
         }
     }
 }
@@ -239,7 +242,7 @@ impl Hub {
             ],
         ));
         let names: Vec<&str> = Variant::ALL.iter().map(|v| v.hub_name()).collect();
-        let params: [Vec<(&str, String)>; 7] = [
+        let params: [Vec<(&str, String)>; 8] = [
             vec![
                 ("name", "variant".into()),
                 ("value", p.variant.hub_name().into()),
@@ -253,6 +256,11 @@ impl Hub {
             ],
             int_param("book-ply", p.book_ply, 0, 20),
             int_param("book-margin", p.book_margin, 0, 100),
+            vec![
+                ("name", "book-file".into()),
+                ("value", p.book_file.clone()),
+                ("type", "string".into()),
+            ],
             vec![
                 ("name", "ponder".into()),
                 ("value", p.ponder.to_string()),
@@ -313,6 +321,7 @@ impl Hub {
             "book" => self.params.book = boolean()?,
             "book-ply" => self.params.book_ply = int(0..=20)?,
             "book-margin" => self.params.book_margin = int(0..=100)?,
+            "book-file" => self.params.book_file = value.trim().to_string(),
             other => log::info!("set-param: unknown parameter '{other}' ignored"),
         }
         if let Some(session) = self.session.as_mut() {

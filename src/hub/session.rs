@@ -3,6 +3,7 @@
 //! dispatch happens once per protocol command, never inside the search.
 
 use super::{HubError, Input, Output, Params, protocol};
+use crate::book::{Book, BookRule, estimated_ply};
 use crate::game::Game;
 use crate::notation::{fen, hub, text};
 use crate::position::Position;
@@ -23,7 +24,7 @@ const MIN_TIME_FOR_NPS: f64 = 0.01;
 pub(crate) trait Session: Send {
     /// Forgets what the engine learnt (a new game).
     fn new_game(&mut self);
-    /// Applies parameters that do not need a new session (threads, ponder).
+    /// Applies parameters that do not need a new session (threads, ponder, book).
     fn configure(&mut self, params: &Params);
     /// Sets the game from a `pos` line; on error the previous game is kept.
     fn set_position(&mut self, line: &Line) -> Result<(), HubError>;
@@ -45,6 +46,10 @@ pub(crate) fn new_session(params: &Params) -> Box<dyn Session> {
         let mut session = VariantSession::<R> {
             engine: Arc::new(Engine::<R>::new(params.hash_mb, params.threads)),
             root: Root::new(Position::start()),
+            ply: 0,
+            book: None,
+            book_source: None,
+            book_rule: None,
         };
         session.configure(params);
         Box::new(session)
@@ -54,6 +59,58 @@ pub(crate) fn new_session(params: &Params) -> Box<dyn Session> {
 struct VariantSession<R: Rules> {
     engine: Arc<Engine<R>>,
     root: Root<R>,
+    /// Plies from the start position to the root (estimated when `pos` gave a position
+    /// without its history), for the book's `book-ply` rule.
+    ply: u32,
+    /// The loaded book, if any.
+    book: Option<Arc<Book<R>>>,
+    /// The `book-file` value the book was (or failed to be) loaded for.
+    book_source: Option<String>,
+    /// How to choose book moves; `None` when `book=false`.
+    book_rule: Option<BookRule>,
+}
+
+impl<R: Rules> VariantSession<R> {
+    /// Loads the book named by `file` (the variant's default when empty) unless it is already
+    /// loaded. A missing or bad book is reported on stderr and play goes on without it.
+    fn load_book(&mut self, file: &str) {
+        if self.book_source.as_deref() == Some(file) {
+            return;
+        }
+        self.book_source = Some(file.to_string());
+        self.book = None;
+        let path = if file.is_empty() {
+            match crate::book::default_path(R::NAME) {
+                Some(path) => path,
+                None => {
+                    log::warn!(
+                        "book: no {} book found (books/{}.book); playing without one",
+                        R::NAME,
+                        R::NAME
+                    );
+                    return;
+                }
+            }
+        } else {
+            std::path::PathBuf::from(file)
+        };
+        let started = std::time::Instant::now();
+        match Book::<R>::load(&path) {
+            Ok(book) => {
+                log::info!(
+                    "book: {} positions from {} in {:.1} ms",
+                    book.len(),
+                    path.display(),
+                    started.elapsed().as_secs_f64() * 1e3
+                );
+                self.book = Some(Arc::new(book));
+            }
+            Err(error) => log::warn!(
+                "book: cannot load {}: {error}; playing without a book",
+                path.display()
+            ),
+        }
+    }
 }
 
 impl<R: Rules> Session for VariantSession<R> {
@@ -69,6 +126,13 @@ impl<R: Rules> Session for VariantSession<R> {
             }
             None => log::warn!("parameters cannot change during a search"),
         }
+        self.book_rule = params.book.then(|| BookRule {
+            ply: params.book_ply.clamp(0, i64::from(u32::MAX)) as u32,
+            margin: params.book_margin.clamp(0, i64::from(i32::MAX)) as i32,
+        });
+        if params.book {
+            self.load_book(&params.book_file);
+        }
     }
 
     fn set_position(&mut self, line: &Line) -> Result<(), HubError> {
@@ -83,6 +147,11 @@ impl<R: Rules> Session for VariantSession<R> {
                     .map_err(|e| HubError::new("bad position", e.to_string()))?,
                 (None, None) => Position::start(),
             };
+        let base_ply = if start == Position::start() {
+            0
+        } else {
+            estimated_ply(&start)
+        };
         // Hub move texts number the squares of algebraic variants from a1 (see notation::hub),
         // so they are read here rather than by Game::from_moves.
         let mut game = Game::new(start);
@@ -98,6 +167,7 @@ impl<R: Rules> Session for VariantSession<R> {
                 .map_err(|error| HubError::new("illegal move", error.to_string()))?;
         }
         self.root = Root::from_game(&game);
+        self.ply = base_ply.saturating_add(u32::try_from(game.ply_count()).unwrap_or(u32::MAX));
         Ok(())
     }
 
@@ -111,6 +181,33 @@ impl<R: Rules> Session for VariantSession<R> {
     ) -> JoinHandle<()> {
         let engine = Arc::clone(&self.engine);
         let root = self.root.clone();
+        if mode != Mode::Analyze
+            && let (Some(book), Some(rule)) = (&self.book, self.book_rule)
+            && let Some(choice) = book.choose(&root.position, self.ply, rule, &mut rand::rng())
+        {
+            // A book move is played at once: `info` with the score and the move, then `done`
+            // with the best book reply as the move to ponder.
+            let after = root.position.play(&choice.mv);
+            let reply = book.probe(&after).first().map(|reply| reply.mv);
+            return std::thread::Builder::new()
+                .name("hub-book".to_string())
+                .spawn(move || {
+                    out.line(&protocol::format(
+                        "info",
+                        &[
+                            ("score", score::to_men(choice.score)),
+                            ("pv", text::hub::<R>(&choice.mv)),
+                        ],
+                    ));
+                    let mut args = vec![("move", text::hub::<R>(&choice.mv))];
+                    if let Some(reply) = reply {
+                        args.push(("ponder", text::hub::<R>(&reply)));
+                    }
+                    out.line(&protocol::format("done", &args));
+                    let _ = done.send(Input::SearchDone);
+                })
+                .expect("the book thread can be started");
+        }
         std::thread::Builder::new()
             .name("hub-search".to_string())
             .spawn(move || {
