@@ -503,6 +503,53 @@ fn garbage_without_nul_and_a_disconnect_mid_game() {
     assert_eq!(script.next(), "E01");
 }
 
+/// Rafle (White) takes Black's last piece with its only move, 28x17.
+fn last_capture_game(script: &mut Script) {
+    let position: Position<International> =
+        rafle::notation::fen::parse("W:W28:B22").expect("a FEN");
+    script.send(&request('W', Some(&position)));
+    script.expect("A");
+    let mut position = position;
+    their_move(script, &mut position);
+    assert!(position.legal_moves().is_empty());
+}
+
+#[test]
+fn a_game_our_move_ends_waits_for_the_peer_on_turn_to_say_so() {
+    let (rafle, address) = Rafle::listen(&["--depth", "2", "--games", "1"]);
+    let mut script = Script::connect(&address);
+    last_capture_game(&mut script);
+    // As with Scan, the side on turn ends the game; rafle's GAMEEND is the acknowledgement, and
+    // it never comes glued to the move (pydraughts reads one message per read).
+    script.send("E10");
+    assert_eq!(script.next(), "E31");
+    let (ok, lines) = rafle.finish();
+    assert!(ok);
+    let (games, _) = reports(&lines);
+    assert!(games[0].contains("2-0"), "{}", games[0]);
+    assert_regular(games[0]);
+}
+
+#[test]
+fn a_peer_that_moves_after_the_end_gets_our_game_end() {
+    let (_rafle, address) = follower();
+    let mut script = Script::connect(&address);
+    last_capture_game(&mut script);
+    // A peer that plays on (a move from a lost position cannot be legal): rafle ends the game.
+    script.send("M0000474200");
+    assert_eq!(script.next(), "E30");
+    script.send("E00");
+}
+
+#[test]
+fn a_silent_peer_gets_our_game_end_after_a_short_wait() {
+    let (_rafle, address) = follower();
+    let mut script = Script::connect(&address);
+    last_capture_game(&mut script);
+    assert_eq!(script.next(), "E30");
+    script.send("E00");
+}
+
 #[test]
 fn take_back_and_play_again() {
     let (_rafle, address) = follower();

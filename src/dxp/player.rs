@@ -26,6 +26,9 @@ use std::time::{Duration, Instant};
 const UNTIMED_MINUTES: u64 = 5;
 /// How long we wait for the peer's GAMEEND after ours before going on without it.
 const ACK_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long we give the peer, on turn in a game our move has ended, to say so (or to move) before
+/// we send GAMEEND ourselves.
+const PEER_END_WAIT: Duration = Duration::from_secs(3);
 
 /// What ended a connection's session.
 #[derive(Debug, PartialEq, Eq)]
@@ -422,6 +425,11 @@ impl Game<'_, '_> {
                 }
                 self.start_search(None);
             }
+            if self.record.side() != self.ours
+                && let Some(verdict) = self.record.result()
+            {
+                return self.await_peer_end(verdict);
+            }
             let Some(event) = self.conn.next(self.peer_deadline()) else {
                 return self.peer_silent();
             };
@@ -630,8 +638,9 @@ impl Game<'_, '_> {
         self.clocks[self.ours.index()].spend(spent);
         self.record.play(&best);
         self.turn_started = Instant::now();
-        if let Some(verdict) = self.record.result() {
-            return Some(self.end_by_rules(verdict));
+        if self.record.result().is_some() {
+            // Ended by our move: `run` lets the peer, now on turn, say so first.
+            return None;
         }
         if self.player.options.ponder
             && let Some(expected) = outcome.ponder
@@ -759,6 +768,61 @@ impl Game<'_, '_> {
         self.turn_started = Instant::now();
     }
 
+    /// Our move has ended the game. As in Scan, the side on turn sends GAMEEND: we wait a little
+    /// for the peer's. This also keeps our move and our GAMEEND from arriving together, which
+    /// pydraughts' DXP client (one message per read) cannot take apart.
+    fn await_peer_end(&mut self, verdict: Verdict) -> GameOver {
+        let deadline = Instant::now() + PEER_END_WAIT;
+        loop {
+            match self.conn.next(Some(deadline)) {
+                None => return self.end_by_rules(verdict),
+                Some(Event::Message(Message::GameEnd(end))) => return self.peer_end(end),
+                Some(Event::Message(Message::Move(mv))) => {
+                    log::info!(
+                        "{}: move {} after the end of the game ignored",
+                        self.conn.peer(),
+                        mv.notation()
+                    );
+                    return self.end_by_rules(verdict);
+                }
+                Some(Event::Message(Message::Chat(text))) => {
+                    log::info!("{}: chat: {text}", self.conn.peer());
+                }
+                Some(Event::Closed(reason)) => {
+                    let mut over = self.end_by_rules_quietly(&verdict);
+                    over.reason = format!("{} (then the connection closed: {reason})", over.reason);
+                    over.closed = true;
+                    return over;
+                }
+                Some(other) => {
+                    log::debug!(
+                        "{}: after the end of the game, ignored: {other:?}",
+                        self.conn.peer()
+                    );
+                }
+            }
+        }
+    }
+
+    /// The outcome the rules give, without telling the peer.
+    fn end_by_rules_quietly(&self, verdict: &Verdict) -> GameOver {
+        GameOver {
+            outcome: self.outcome_of(verdict),
+            reason: verdict.reason.clone(),
+            stop: true,
+            closed: false,
+            pending: None,
+        }
+    }
+
+    fn outcome_of(&self, verdict: &Verdict) -> GameOutcome {
+        match self.reason_of(verdict) {
+            EndReason::SenderWins => GameOutcome::Win,
+            EndReason::SenderLoses => GameOutcome::Loss,
+            _ => GameOutcome::Draw,
+        }
+    }
+
     /// The peer ended the game: acknowledge with our own view.
     fn peer_end(&mut self, end: GameEnd) -> GameOver {
         self.stop_search();
@@ -770,15 +834,26 @@ impl Game<'_, '_> {
             stop: end.stop || self.last,
         };
         let _ = self.conn.send(&Message::GameEnd(reply));
-        let (outcome, claim) = match end.reason {
+        let (claimed, claim) = match end.reason {
             EndReason::Unknown => (GameOutcome::Unknown, "no result"),
             EndReason::SenderLoses => (GameOutcome::Win, "the peer resigns"),
             EndReason::Draw => (GameOutcome::Draw, "the peer claims a draw"),
             EndReason::SenderWins => (GameOutcome::Loss, "the peer claims a win"),
         };
-        let reason = match &ours {
-            Some(verdict) => format!("ended by the peer ({claim}); {}", verdict.reason),
-            None => format!("ended by the peer ({claim})"),
+        // A game the rules have ended has their result, whatever the peer claims.
+        let (outcome, reason) = match &ours {
+            Some(verdict) => {
+                let ruled = self.outcome_of(verdict);
+                if ruled == claimed || claimed == GameOutcome::Unknown {
+                    (ruled, verdict.reason.clone())
+                } else {
+                    (
+                        ruled,
+                        format!("{} (the peer disagrees: {claim})", verdict.reason),
+                    )
+                }
+            }
+            None => (claimed, format!("ended by the peer ({claim})")),
         };
         log::info!("{}: {reason}", self.conn.peer());
         GameOver {
@@ -800,11 +875,7 @@ impl Game<'_, '_> {
 
     fn end_by_rules(&mut self, verdict: Verdict) -> GameOver {
         let reason = self.reason_of(&verdict);
-        let outcome = match reason {
-            EndReason::SenderWins => GameOutcome::Win,
-            EndReason::SenderLoses => GameOutcome::Loss,
-            _ => GameOutcome::Draw,
-        };
+        let outcome = self.outcome_of(&verdict);
         self.end(reason, outcome, verdict.reason)
     }
 
