@@ -82,10 +82,13 @@ impl Engine {
         )
     }
 
+    /// `hub`, then `init` with the book off: these tests are about the search, which a book hit
+    /// skips (tests/book.rs covers book play).
     fn handshake(&mut self) {
         self.send("hub");
         let lines = self.until("wait");
         assert!(lines[0].starts_with("id name=Rafle"), "{lines:?}");
+        self.send("set-param name=book value=false");
         self.send("init");
         assert_eq!(
             self.until("ready").last().map(String::as_str),
@@ -123,6 +126,12 @@ fn handshake_and_parameters() {
         lines
             .iter()
             .any(|l| l.starts_with("param name=variant value=normal type=enum"))
+    );
+    // As in Scan's shipped settings, the book is on unless a GUI turns it off.
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("param name=book value=true type=bool"))
     );
     for name in ["threads", "hash", "ponder", "book"] {
         assert!(
