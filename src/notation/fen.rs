@@ -7,7 +7,7 @@
 
 use crate::core::{BitBoard, Color, Geometry};
 use crate::position::{Position, PositionError, Setup};
-use crate::rules::{Notation, Rules, numbering};
+use crate::rules::{Rules, numbering};
 use thiserror::Error;
 
 /// Why a FEN could not be read.
@@ -131,8 +131,10 @@ pub fn format<R: Rules>(position: &Position<R>) -> String {
             .pieces(color)
             .iter()
             .map(|bit| {
+                // Squares are listed in number order; algebraic variants count from a1, as
+                // their Hub move text does.
                 let square = R::Geometry::square_of(bit);
-                (reading_order::<R>(square), bit)
+                (super::hub::move_square_number::<R>(square), bit)
             })
             .collect();
         squares.sort_unstable();
@@ -150,19 +152,6 @@ pub fn format<R: Rules>(position: &Position<R>) -> String {
         text.push_str(&items.join(","));
     }
     text
-}
-
-/// Sort key of a square: its number, or for algebraic variants its number counted from `a1`.
-fn reading_order<R: Rules>(square: u32) -> u32 {
-    match R::NOTATION {
-        Notation::Numeric(_) => R::square_number(square),
-        Notation::Algebraic(corner) => numbering::number_of_square::<R::Geometry>(
-            square,
-            corner,
-            R::FIRST_MOVER,
-            R::MIRRORED_BOARD,
-        ),
-    }
 }
 
 #[cfg(test)]
