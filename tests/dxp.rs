@@ -2,6 +2,8 @@
 //! rafle in both roles, a scripted peer that misbehaves in every way we know of, the `DxpPeer`
 //! client API, and pydraughts' `DXPEngine` (tools/dxp_client.py) when its venv is there.
 
+mod common;
+
 use rafle::core::Color;
 use rafle::dxp::message::{Message, MoveMessage};
 use rafle::dxp::{DxpPeer, PeerEvent};
@@ -83,10 +85,11 @@ impl Rafle {
             .expect("a line from rafle in time")
     }
 
-    /// Every remaining stdout line, once the process has ended.
-    fn finish(self) -> (bool, Vec<String>) {
+    /// Every remaining stdout line, once the process has ended with success.
+    fn finish(self) -> Vec<String> {
         let (ok, lines, _) = self.finish_logged();
-        (ok, lines)
+        assert!(ok, "{lines:?}");
+        lines
     }
 
     /// Exit success, the remaining stdout lines and the stderr lines (if logged).
@@ -139,10 +142,8 @@ fn assert_regular(report: &str) {
 fn rafle_follower_against_rafle_initiator() {
     let (follower, address) = Rafle::listen(&["--depth", "2", "--games", "2"]);
     let initiator = Rafle::start(&["--connect", &address, "--depth", "3", "--games", "2"]);
-    let (ok, initiator_lines) = initiator.finish();
-    assert!(ok, "{initiator_lines:?}");
-    let (ok, follower_lines) = follower.finish();
-    assert!(ok, "{follower_lines:?}");
+    let initiator_lines = initiator.finish();
+    let follower_lines = follower.finish();
     let (initiator_games, initiator_summary) = reports(&initiator_lines);
     let (follower_games, follower_summary) = reports(&follower_lines);
     assert_eq!(initiator_games.len(), 2, "{initiator_lines:?}");
@@ -195,8 +196,7 @@ fn pondering_on_the_opponents_time() {
         "--color",
         "black",
     ]);
-    let (ok, lines) = opponent.finish();
-    assert!(ok, "{lines:?}");
+    opponent.finish();
     let (ok, lines, log) = ponderer.finish_logged();
     assert!(ok, "{lines:?}");
     let (games, _) = reports(&lines);
@@ -223,11 +223,9 @@ fn roles_swapped_and_a_start_position_with_black_to_move() {
         "black",
     ]);
     let follower = Rafle::start(&["--connect", &address, "--role", "follower", "--depth", "2"]);
-    let (ok, initiator_lines) = initiator.finish();
-    assert!(ok, "{initiator_lines:?}");
+    let initiator_lines = initiator.finish();
     // The follower stops when the initiator says the match is over.
-    let (ok, follower_lines) = follower.finish();
-    assert!(ok, "{follower_lines:?}");
+    let follower_lines = follower.finish();
     let (games, _) = reports(&initiator_lines);
     assert_eq!(games.len(), 2, "{initiator_lines:?}");
     assert!(games[0].contains("we play black"), "{}", games[0]);
@@ -523,8 +521,7 @@ fn a_game_our_move_ends_waits_for_the_peer_on_turn_to_say_so() {
     // it never comes glued to the move (pydraughts reads one message per read).
     script.send("E10");
     assert_eq!(script.next(), "E31");
-    let (ok, lines) = rafle.finish();
-    assert!(ok);
+    let lines = rafle.finish();
     let (games, _) = reports(&lines);
     assert!(games[0].contains("2-0"), "{}", games[0]);
     assert_regular(games[0]);
@@ -587,8 +584,7 @@ fn games_limit_and_the_end_of_the_match() {
     script.send("E10");
     assert_eq!(script.next(), "E01");
     assert!(script.closed_by_rafle());
-    let (ok, lines) = rafle.finish();
-    assert!(ok);
+    let lines = rafle.finish();
     let (games, summary) = reports(&lines);
     // Rafle played Black and won.
     assert!(
@@ -637,8 +633,7 @@ fn dxp_peer_api_plays_a_complete_game() {
         }
     }
     drop(peer);
-    let (ok, lines) = rafle.finish();
-    assert!(ok, "{lines:?}");
+    let lines = rafle.finish();
     assert!(
         lines.iter().any(|l| l.contains("2-0") || l.contains("0-2")),
         "{lines:?}"
@@ -648,15 +643,9 @@ fn dxp_peer_api_plays_a_complete_game() {
 #[test]
 fn pydraughts_dxp_engine_plays_a_game() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let python = root.join("tools/.venv/bin/python");
-    if !python.exists() {
-        assert!(
-            std::env::var_os("RAFLE_REQUIRE_PYDRAUGHTS").is_none(),
-            "tools/.venv is missing: run `python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts`"
-        );
-        eprintln!("skipped: no tools/.venv with pydraughts (see .ci/run)");
+    let Some(python) = common::python_with_pydraughts() else {
         return;
-    }
+    };
     let (rafle, address) = Rafle::listen(&["--depth", "2", "--games", "1"]);
     let port = address.rsplit(':').next().expect("a port");
     let output = Command::new(python)
@@ -678,8 +667,7 @@ fn pydraughts_dxp_engine_plays_a_game() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(stdout.contains("game 1: ok"), "{stdout}");
-    let (ok, lines) = rafle.finish();
-    assert!(ok, "{lines:?}");
+    rafle.finish();
 }
 
 #[test]
@@ -711,8 +699,7 @@ fn a_game_cut_by_a_disconnect_counts_towards_the_games_limit() {
     script.expect("A");
     script.expect("M");
     drop(script);
-    let (ok, lines) = rafle.finish();
-    assert!(ok, "{lines:?}");
+    let lines = rafle.finish();
     let (games, summary) = reports(&lines);
     assert!(
         games[0].contains('*') && games[0].contains("connection lost"),
@@ -783,8 +770,7 @@ fn remote_engine_plays_games_for_a_referee() {
         results.push(result);
     }
     drop(remote);
-    let (ok, lines) = rafle.finish();
-    assert!(ok, "{lines:?}");
+    let lines = rafle.finish();
     let (games, summary) = reports(&lines);
     assert_eq!(games.len(), 2, "{lines:?}");
     assert!(games[0].contains("we play black"));

@@ -7,6 +7,8 @@
 //! reported a score once. Needs `python3` (standard library only); without it the tests are
 //! skipped with a message.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -375,19 +377,6 @@ fn two_openings(dir: &Path) -> PathBuf {
     path
 }
 
-fn python_with_pydraughts() -> Option<PathBuf> {
-    let python = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/.venv/bin/python");
-    if python.exists() {
-        return Some(python);
-    }
-    assert!(
-        std::env::var_os("RAFLE_REQUIRE_PYDRAUGHTS").is_none(),
-        "tools/.venv is missing: run `python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts`"
-    );
-    eprintln!("pydraughts check skipped: no tools/.venv (see .ci/run)");
-    None
-}
-
 #[test]
 fn pdn_is_written_game_by_game_and_a_match_resumes_from_it() {
     if !have_python() {
@@ -473,7 +462,7 @@ fn pdn_is_written_game_by_game_and_a_match_resumes_from_it() {
     assert_eq!(text.matches("[Event \"rafle match\"]").count(), 4, "{text}");
 
     // An independent reader: pydraughts.
-    if let Some(python) = python_with_pydraughts() {
+    if let Some(python) = common::python_with_pydraughts() {
         let check = Command::new(python)
             .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/match_pdn_check.py"))
             .arg(&pdn)

@@ -4,6 +4,8 @@
 //! Needs Python with pydraughts in `tools/.venv` (`.ci/run` creates it). Without it the test is
 //! skipped with a message, unless `RAFLE_REQUIRE_PYDRAUGHTS` is set (as CI does).
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -11,15 +13,9 @@ use std::process::Command;
 /// variant `variant`, the Hub `variant` parameter `hub_variant` (none sent when `None`).
 fn play_through_hub_engine(variant: &str, hub_variant: Option<&str>) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let python = root.join("tools/.venv/bin/python");
-    if !python.exists() {
-        assert!(
-            std::env::var_os("RAFLE_REQUIRE_PYDRAUGHTS").is_none(),
-            "tools/.venv is missing: run `python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts`"
-        );
-        eprintln!("skipped: no tools/.venv with pydraughts (see .ci/run)");
+    let Some(python) = common::python_with_pydraughts() else {
         return;
-    }
+    };
     let mut command = Command::new(python);
     command.arg(root.join("tools/hub_client.py")).args([
         "--engine",

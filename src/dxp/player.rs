@@ -789,10 +789,16 @@ impl Game<'_, '_> {
                     log::info!("{}: chat: {text}", self.conn.peer());
                 }
                 Some(Event::Closed(reason)) => {
-                    let mut over = self.end_by_rules_quietly(&verdict);
-                    over.reason = format!("{} (then the connection closed: {reason})", over.reason);
-                    over.closed = true;
-                    return over;
+                    return GameOver {
+                        outcome: self.outcome_of(&verdict),
+                        reason: format!(
+                            "{} (then the connection closed: {reason})",
+                            verdict.reason
+                        ),
+                        stop: true,
+                        closed: true,
+                        pending: None,
+                    };
                 }
                 Some(other) => {
                     log::debug!(
@@ -801,17 +807,6 @@ impl Game<'_, '_> {
                     );
                 }
             }
-        }
-    }
-
-    /// The outcome the rules give, without telling the peer.
-    fn end_by_rules_quietly(&self, verdict: &Verdict) -> GameOver {
-        GameOver {
-            outcome: self.outcome_of(verdict),
-            reason: verdict.reason.clone(),
-            stop: true,
-            closed: false,
-            pending: None,
         }
     }
 

@@ -1,10 +1,10 @@
 //! Tests of the game record, FMJD art. 6 draw rules and adjudication.
 
 use super::*;
-use crate::core::{BitBoard, Board10, Color};
+use crate::core::{BitBoard, Color};
 use crate::moves::Move;
 use crate::notation::fen;
-use crate::rules::{CapturePrecedence, DrawRules, Goal, International};
+use crate::rules::{Antidraughts, Breakthrough, International};
 
 type I = International;
 
@@ -499,38 +499,15 @@ fn the_winning_move_beats_the_draw_count() {
     assert_eq!(result.reason, ResultReason::Blocked(Color::Black));
 }
 
-/// International draughts with another goal, to test adjudication under each [`Goal`].
-macro_rules! goal_variant {
-    ($name:ident, $goal:expr) => {
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-        struct $name;
-        impl crate::rules::Rules for $name {
-            type Geometry = Board10;
-            const NAME: &'static str = stringify!($name);
-            const PDN_GAME_TYPE: Option<&'static str> = None;
-            const FIRST_MOVER: Color = Color::White;
-            const START_FEN: &'static str = "W:W31-50:B1-20";
-            const MAX_PIECES_PER_SIDE: u32 = 20;
-            const MEN_CAPTURE_BACKWARDS: bool = true;
-            const FLYING_KINGS: bool = true;
-            const CAPTURE_PRECEDENCE: CapturePrecedence = CapturePrecedence::MostPieces;
-            const CROWN_DURING_CAPTURE: bool = false;
-            const DRAW_RULES: DrawRules = <International as crate::rules::Rules>::DRAW_RULES;
-            const GOAL: Goal = $goal;
-        }
-    };
-}
-
-goal_variant!(Losing, Goal::Losing);
-goal_variant!(Breakthrough, Goal::FirstKingWins);
+// The engine variants with another goal than the standard one test adjudication under it.
 
 #[test]
 fn losing_goal_gives_the_win_to_the_blocked_player() {
-    let g = Game::<Losing>::new(fen::parse("B:W41,47:B36").expect("valid"));
+    let g = Game::<Antidraughts>::new(fen::parse("B:W41,47:B36").expect("valid"));
     let result = g.result().expect("over");
     assert_eq!(result.winner, Some(Color::Black));
     assert_eq!(result.reason, ResultReason::Blocked(Color::Black));
-    let mut g = Game::<Losing>::new(fen::parse("W:WK46:B23").expect("valid"));
+    let mut g = Game::<Antidraughts>::new(fen::parse("W:WK46:B23").expect("valid"));
     g.play_text("46x19").expect("capture");
     assert_eq!(g.result().expect("over").winner, Some(Color::Black));
 }
