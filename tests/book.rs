@@ -1,5 +1,6 @@
 //! The opening book: file round trip, legality of the stored moves, transpositions, the margin
-//! rule, deterministic and resumable building, and use through the command line and Hub.
+//! rule, deterministic and resumable building, use through the command line and Hub, and the
+//! shipped book itself.
 
 use rafle::book::build::{BuildSettings, Builder};
 use rafle::book::{Book, BookMove, BookRule, BuildInfo, encode};
@@ -10,7 +11,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::collections::{HashMap, HashSet};
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 type Pos = Position<International>;
@@ -98,6 +99,36 @@ fn every_stored_move_is_legal_and_every_legal_move_is_stored() {
         // Best first.
         assert!(moves.windows(2).all(|w| w[0].score >= w[1].score));
     }
+}
+
+/// Scan's book holds about 475,000 positions; the one we ship is bigger.
+const SCAN_BOOK_POSITIONS: usize = 475_000;
+
+/// The shipped book is a contract as well: it loads with this build's Zobrist keys, every record
+/// is found again by probing its own position, every stored move is legal (and every legal move
+/// stored, best first), and it holds more positions than Scan's.
+#[test]
+fn the_shipped_book() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("books/international.book");
+    let book = Book::<International>::load(&path).expect("the shipped book loads");
+    let mut positions = HashSet::new();
+    for (position, moves) in entries(&book) {
+        assert_eq!(book.probe(&position), moves, "{position:?}");
+        let legal = position.legal_moves();
+        assert_eq!(moves.len(), legal.len(), "{position:?}");
+        assert!(moves.windows(2).all(|w| w[0].score >= w[1].score));
+        positions.insert(position.hash());
+        for book_move in &moves {
+            assert!(legal.contains(&book_move.mv), "{position:?}");
+            positions.insert(position.play(&book_move.mv).hash());
+        }
+    }
+    assert!(
+        positions.len() > SCAN_BOOK_POSITIONS,
+        "{} positions",
+        positions.len()
+    );
+    assert!(!book.probe(&Pos::start()).is_empty());
 }
 
 #[test]
