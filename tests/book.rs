@@ -2,6 +2,9 @@
 //! rule, deterministic and resumable building, use through the command line and Hub, and the
 //! shipped book itself.
 
+mod common;
+
+use common::hub::Engine;
 use rafle::book::build::{BuildSettings, Builder};
 use rafle::book::{Book, BookMove, BookRule, BuildInfo, encode};
 use rafle::notation::text;
@@ -10,7 +13,7 @@ use rafle::rules::International;
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use std::collections::{HashMap, HashSet};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -315,32 +318,26 @@ fn hub_plays_from_the_book() {
     let path = temp_path("hub");
     book.save(&path).expect("save");
     let start_moves = book.probe(&Pos::start());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_rafle"))
-        .arg("hub")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("rafle starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
-    let script = format!(
-        "hub\nset-param name=book value=true\nset-param name=book-file value=\"{}\"\n\
-         set-param name=book-margin value=100\ninit\npos start\nlevel depth=3\ngo think\n",
+    let mut engine = Engine::start();
+    engine.send("hub");
+    engine.send("set-param name=book value=true");
+    engine.send(&format!(
+        "set-param name=book-file value=\"{}\"",
         path.display()
-    );
-    stdin.write_all(script.as_bytes()).expect("send");
-    stdin.flush().expect("flush");
-    let mut info = String::new();
-    let done = loop {
-        let line = lines.next().expect("a line").expect("utf-8");
-        if line.starts_with("info") {
-            info = line.clone();
-        }
-        if line.starts_with("done") {
-            break line;
-        }
-    };
+    ));
+    engine.send("set-param name=book-margin value=100");
+    engine.send("init");
+    engine.send("pos start");
+    engine.send("level depth=3");
+    engine.send("go think");
+    let lines = engine.until("done");
+    let done = lines.last().expect("done");
+    let info = lines
+        .iter()
+        .rev()
+        .find(|line| line.starts_with("info"))
+        .cloned()
+        .unwrap_or_default();
     // A book answer: `info` with only a score and the move.
     assert!(
         info.starts_with("info score=") && !info.contains("depth="),
@@ -357,23 +354,15 @@ fn hub_plays_from_the_book() {
         "{done}"
     );
     // Out of the book the engine searches.
-    stdin
-        .write_all(
-            b"pos start moves=\"32-28 19-23 28x19 14x23 37-32 23-28\"\nlevel depth=3\ngo think\n",
-        )
-        .expect("send");
-    let mut searched = false;
-    loop {
-        let line = lines.next().expect("a line").expect("utf-8");
-        searched |= line.contains("depth=");
-        if line.starts_with("done") {
-            break;
-        }
-    }
+    engine.send("pos start moves=\"32-28 19-23 28x19 14x23 37-32 23-28\"");
+    engine.send("level depth=3");
+    engine.send("go think");
+    let searched = engine
+        .until("done")
+        .iter()
+        .any(|line| line.contains("depth="));
     assert!(searched);
-    stdin.write_all(b"quit\n").expect("send");
-    drop(stdin);
-    child.wait().expect("exits");
+    engine.quit();
     std::fs::remove_file(&path).ok();
 }
 

@@ -1,107 +1,15 @@
 //! Hub protocol sessions against the real `rafle hub` binary.
 
+mod common;
+
+use common::hub::Engine;
 use rafle::notation::{hub as hub_position, text};
 use rafle::position::Position;
 use rafle::rules::International;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-/// How long any expected reply may take before the test fails.
-const REPLY_TIMEOUT: Duration = Duration::from_secs(30);
 /// `done` must follow `stop` within this (median of several trials).
 const STOP_LATENCY: Duration = Duration::from_millis(50);
-
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rafle"))
-            .arg("hub")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("rafle starts");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (sender, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if sender.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("engine accepts input");
-        self.stdin.flush().expect("flush");
-    }
-
-    fn send_bytes(&mut self, bytes: &[u8]) {
-        self.stdin.write_all(bytes).expect("engine accepts input");
-        self.stdin.flush().expect("flush");
-    }
-
-    fn next(&self) -> String {
-        self.lines
-            .recv_timeout(REPLY_TIMEOUT)
-            .expect("the engine replies in time")
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&self, prefix: &str) -> Vec<String> {
-        let mut seen = Vec::new();
-        loop {
-            let line = self.next();
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
-    }
-
-    fn no_output_for(&self, wait: Duration) -> bool {
-        matches!(
-            self.lines.recv_timeout(wait),
-            Err(RecvTimeoutError::Timeout)
-        )
-    }
-
-    /// `hub`, then `init` with the book off: these tests are about the search, which a book hit
-    /// skips (tests/book.rs covers book play).
-    fn handshake(&mut self) {
-        self.send("hub");
-        let lines = self.until("wait");
-        assert!(lines[0].starts_with("id name=Rafle"), "{lines:?}");
-        self.send("set-param name=book value=false");
-        self.send("init");
-        assert_eq!(
-            self.until("ready").last().map(String::as_str),
-            Some("ready")
-        );
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let status = self.child.wait().expect("engine exits");
-        assert!(status.success());
-    }
-}
 
 fn value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
     let start = line.find(&format!("{key}="))? + key.len() + 1;
@@ -239,7 +147,7 @@ fn ponder_then_hit_or_stop() {
     let mut finished_early = false;
     let deadline = Instant::now() + Duration::from_millis(400);
     while Instant::now() < deadline {
-        if let Ok(line) = engine.lines.recv_timeout(Duration::from_millis(50))
+        if let Some(line) = engine.line_within(Duration::from_millis(50))
             && line.starts_with("done")
         {
             finished_early = true;

@@ -9,11 +9,14 @@
 
 mod common;
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 const RAFLE: &str = env!("CARGO_BIN_EXE_rafle");
+/// `rafle hub` as a `--engine` command.
+const RAFLE_HUB: &str = concat!("cmd=", env!("CARGO_BIN_EXE_rafle"), " hub");
 
 fn mock_script() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/engines/mock_hub.py")
@@ -68,13 +71,27 @@ fn start_opening(dir: &Path) -> PathBuf {
     path
 }
 
-fn mock_command(dir: &Path, fault: &str) -> String {
+/// The mock as a `--engine` command, with `fault` in every game.
+fn mock_in_every_game(dir: &Path, fault: &str) -> String {
     format!(
-        "cmd=python3 {} --engine {RAFLE} --fault {fault} --once {} --pids {}",
+        "cmd=python3 {} --engine {RAFLE} --fault {fault} --pids {}",
         mock_script().display(),
-        dir.join("once").display(),
         dir.join("pids").display()
     )
+}
+
+/// The mock as a `--engine` command, with `fault` in the first game only.
+fn mock_command(dir: &Path, fault: &str) -> String {
+    format!(
+        "{} --once {}",
+        mock_in_every_game(dir, fault),
+        dir.join("once").display()
+    )
+}
+
+/// `dir/logs`, for `--log-dir`.
+fn logs(dir: &Path) -> String {
+    dir.join("logs").display().to_string()
 }
 
 struct Run {
@@ -83,7 +100,7 @@ struct Run {
     stderr: String,
 }
 
-fn rafle_match(args: &[String]) -> Run {
+fn rafle_match<S: AsRef<OsStr>>(args: &[S]) -> Run {
     let output = Command::new(RAFLE)
         .arg("match")
         .args(args)
@@ -96,33 +113,27 @@ fn rafle_match(args: &[String]) -> Run {
     }
 }
 
-fn strings(words: &[&str]) -> Vec<String> {
-    words.iter().map(|w| w.to_string()).collect()
-}
-
 /// The mock (White in game 1, Black in game 2) against `rafle hub`, two games from the start.
 fn faulty_match(fault: &str) -> (Run, Scratch) {
     let dir = scratch(fault);
-    let mut args = vec![
-        "--engine".to_string(),
-        mock_command(&dir, fault),
-        "name=mock".to_string(),
-        "--engine".to_string(),
-        format!("cmd={RAFLE} hub"),
-        "name=rafle".to_string(),
-        "--openings".to_string(),
-        start_opening(&dir).display().to_string(),
-        "--log-dir".to_string(),
-        dir.join("logs").display().to_string(),
-    ];
-    args.extend(strings(&[
+    let run = rafle_match(&[
+        "--engine",
+        &mock_command(&dir, fault),
+        "name=mock",
+        "--engine",
+        RAFLE_HUB,
+        "name=rafle",
+        "--openings",
+        &start_opening(&dir).display().to_string(),
+        "--log-dir",
+        &logs(&dir),
         "--tc",
         "1+0.1",
         "--adjudicate",
         "draw=100,1,1",
         "--no-progress",
-    ]));
-    (rafle_match(&args), dir)
+    ]);
+    (run, dir)
 }
 
 /// Game 1 lost by the mock with `expected` (keyword and description), game 2 played on.
@@ -220,22 +231,20 @@ fn round_robin_with_concurrency() {
         return;
     }
     let dir = scratch("round-robin");
-    let mut args = strings(&["--engine", &format!("cmd={RAFLE} hub"), "name=a"]);
-    args.extend(strings(&[
+    let run = rafle_match(&[
         "--engine",
-        &format!("cmd={RAFLE} hub"),
+        RAFLE_HUB,
+        "name=a",
+        "--engine",
+        RAFLE_HUB,
         "name=b",
-    ]));
-    args.extend([
-        "--engine".to_string(),
-        mock_command(&dir, "none"),
-        "name=c".to_string(),
-        "--openings".to_string(),
-        start_opening(&dir).display().to_string(),
-        "--log-dir".to_string(),
-        dir.join("logs").display().to_string(),
-    ]);
-    args.extend(strings(&[
+        "--engine",
+        &mock_command(&dir, "none"),
+        "name=c",
+        "--openings",
+        &start_opening(&dir).display().to_string(),
+        "--log-dir",
+        &logs(&dir),
         "--tc",
         "st=0.05",
         "--adjudicate",
@@ -243,8 +252,7 @@ fn round_robin_with_concurrency() {
         "--concurrency",
         "2",
         "--no-progress",
-    ]));
-    let run = rafle_match(&args);
+    ]);
     let out = &run.stdout;
     assert!(run.success, "{out}\n{}", run.stderr);
     // Three pairs of engines, one opening, both colours.
@@ -266,24 +274,23 @@ fn sprt_stops_a_decided_match() {
         return;
     }
     let dir = scratch("sprt");
-    // Without --once the mock plays an illegal move in every game: rafle wins them all.
-    let mock = mock_command(&dir, "illegal")
-        .replace(&format!(" --once {}", dir.join("once").display()), "");
-    let mut args = strings(&["--engine", &format!("cmd={RAFLE} hub"), "name=rafle"]);
-    args.extend(["--engine".to_string(), mock, "name=mock".to_string()]);
-    args.extend([
-        "--log-dir".to_string(),
-        dir.join("logs").display().to_string(),
-    ]);
-    args.extend(strings(&[
+    // The mock plays an illegal move in every game: rafle wins them all.
+    let run = rafle_match(&[
+        "--engine",
+        RAFLE_HUB,
+        "name=rafle",
+        "--engine",
+        &mock_in_every_game(&dir, "illegal"),
+        "name=mock",
+        "--log-dir",
+        &logs(&dir),
         "--tc",
         "10+0.1",
         "--sprt",
         "elo0=0",
         "elo1=200",
         "--no-progress",
-    ]));
-    let run = rafle_match(&args);
+    ]);
     let out = &run.stdout;
     assert!(run.success, "{out}\n{}", run.stderr);
     assert!(out.contains("SPRT decided"), "{out}");
@@ -298,15 +305,15 @@ fn sprt_stops_a_decided_match() {
 #[test]
 fn unusable_engines_are_reported() {
     let dir = scratch("unusable");
-    let logs = dir.join("logs").display().to_string();
-    let missing = rafle_match(&strings(&[
+    let logs = logs(&dir);
+    let missing = rafle_match(&[
         "--engine",
         "cmd=/nonexistent/engine hub",
         "--engine",
-        &format!("cmd={RAFLE} hub"),
+        RAFLE_HUB,
         "--log-dir",
         &logs,
-    ]));
+    ]);
     assert!(!missing.success);
     assert!(
         missing.stderr.contains("engine 1") && missing.stderr.contains("could not be started"),
@@ -314,16 +321,16 @@ fn unusable_engines_are_reported() {
         missing.stderr
     );
     // Nothing listens on port 1: three games lost by the DXP engine stop the match.
-    let dxp = rafle_match(&strings(&[
+    let dxp = rafle_match(&[
         "--engine",
         "cmd=dxp://127.0.0.1:1",
         "name=nobody",
         "--engine",
-        &format!("cmd={RAFLE} hub"),
+        RAFLE_HUB,
         "--log-dir",
         &logs,
         "--no-progress",
-    ]));
+    ]);
     assert!(!dxp.success);
     assert!(
         dxp.stderr.contains("nobody failed 3 games in a row"),
@@ -333,30 +340,28 @@ fn unusable_engines_are_reported() {
     // The game under way when the third loss is counted may finish too.
     let played = dxp.stdout.matches("Finished game").count();
     assert!((3..=4).contains(&played), "{}", dxp.stdout);
-    let dxp_brazilian = rafle_match(&strings(&[
+    let dxp_brazilian = rafle_match(&[
         "--engine",
         "cmd=dxp://127.0.0.1:1",
         "--engine",
-        &format!("cmd={RAFLE} hub"),
+        RAFLE_HUB,
         "--variant",
         "brazilian",
-    ]));
+    ]);
     assert!(!dxp_brazilian.success);
     assert!(
         dxp_brazilian.stderr.contains("international draughts only"),
         "{}",
         dxp_brazilian.stderr
     );
-    let one = rafle_match(&strings(&["--engine", &format!("cmd={RAFLE} hub")]));
+    let one = rafle_match(&["--engine", RAFLE_HUB]);
     assert!(!one.success);
     assert!(
         one.stderr.contains("at least two engines"),
         "{}",
         one.stderr
     );
-    let bad_tc = rafle_match(&strings(&[
-        "--engine", "cmd=a", "--engine", "cmd=b", "--tc", "fast",
-    ]));
+    let bad_tc = rafle_match(&["--engine", "cmd=a", "--engine", "cmd=b", "--tc", "fast"]);
     assert!(!bad_tc.success);
     assert!(
         bad_tc.stderr.contains("bad time control"),
@@ -384,23 +389,22 @@ fn pdn_is_written_game_by_game_and_a_match_resumes_from_it() {
     }
     let dir = scratch("resume");
     let pdn = dir.join("match.pdn");
-    let args = |games: &str, resume: bool, swap: bool| {
-        let mock = vec![mock_command(&dir, "illegal"), "name=mock".to_string()];
-        let rafle = vec![format!("cmd={RAFLE} hub"), "name=rafle".to_string()];
+    let mock = mock_command(&dir, "illegal");
+    let openings = two_openings(&dir).display().to_string();
+    let logs = logs(&dir);
+    let pdn_path = pdn.display().to_string();
+    let args = |games: &'static str, resume: bool, swap: bool| {
+        let mock = ["--engine", mock.as_str(), "name=mock"];
+        let rafle = ["--engine", RAFLE_HUB, "name=rafle"];
         let (first, second) = if swap { (rafle, mock) } else { (mock, rafle) };
-        let mut args = vec!["--engine".to_string()];
-        args.extend(first);
-        args.push("--engine".to_string());
-        args.extend(second);
+        let mut args = [first, second].concat();
         args.extend([
-            "--openings".to_string(),
-            two_openings(&dir).display().to_string(),
-            "--log-dir".to_string(),
-            dir.join("logs").display().to_string(),
-            "--pdn".to_string(),
-            pdn.display().to_string(),
-        ]);
-        args.extend(strings(&[
+            "--openings",
+            &openings,
+            "--log-dir",
+            &logs,
+            "--pdn",
+            &pdn_path,
             "--tc",
             "st=0.05",
             "--adjudicate",
@@ -408,9 +412,9 @@ fn pdn_is_written_game_by_game_and_a_match_resumes_from_it() {
             "--no-progress",
             "--games",
             games,
-        ]));
+        ]);
         if resume {
-            args.push("--resume".to_string());
+            args.push("--resume");
         }
         args
     };
@@ -488,15 +492,13 @@ fn an_interrupted_match_kills_its_engines() {
         return;
     }
     let dir = scratch("interrupt");
-    // Without --once the mock hangs at its first move, with a child process of its own.
-    let mock =
-        mock_command(&dir, "hang").replace(&format!(" --once {}", dir.join("once").display()), "");
+    // The mock hangs at its first move, with a child process of its own.
     let mut child = Command::new(RAFLE)
         .arg("match")
-        .args(["--engine", &mock, "name=mock"])
-        .args(["--engine", &format!("cmd={RAFLE} hub"), "name=rafle"])
+        .args(["--engine", &mock_in_every_game(&dir, "hang"), "name=mock"])
+        .args(["--engine", RAFLE_HUB, "name=rafle"])
         .args(["--openings", &start_opening(&dir).display().to_string()])
-        .args(["--log-dir", &dir.join("logs").display().to_string()])
+        .args(["--log-dir", &logs(&dir)])
         .args(["--tc", "600", "--no-progress"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -572,12 +574,12 @@ fn a_dxp_engine_plays_through_the_referee() {
     let openings = dir.join("openings.txt");
     std::fs::write(&openings, "W:WK46,K5:BK24\n").expect("openings file");
     let pdn = dir.join("dxp.pdn");
-    let run = rafle_match(&strings(&[
+    let run = rafle_match(&[
         "--engine",
         &format!("cmd=dxp://{address}"),
         "name=follower",
         "--engine",
-        &format!("cmd={RAFLE} hub"),
+        RAFLE_HUB,
         "name=hub",
         "--openings",
         &openings.display().to_string(),
@@ -586,9 +588,9 @@ fn a_dxp_engine_plays_through_the_referee() {
         "--pdn",
         &pdn.display().to_string(),
         "--log-dir",
-        &dir.join("logs").display().to_string(),
+        &logs(&dir),
         "--no-progress",
-    ]));
+    ]);
     let out = &run.stdout;
     assert!(run.success, "{out}\n{}", run.stderr);
     assert_eq!(

@@ -1,6 +1,9 @@
-//! Shared helpers for the integration tests: the reference data files in `tests/data`.
+//! Shared helpers for the integration tests: the reference data files in `tests/data`, the
+//! pydraughts venv, and a Hub session with the real binary (`hub`).
 
 #![allow(dead_code)]
+
+pub mod hub;
 
 use std::path::PathBuf;
 
