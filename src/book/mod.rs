@@ -319,7 +319,7 @@ struct RawMove {
     score: Score,
 }
 
-/// Reads the moves of the record at `at` (just after its packed position).
+/// Reads the moves of a record (the reader stands just after its packed position).
 fn read_moves(reader: &mut Reader<'_>) -> Result<Vec<RawMove>, BookError> {
     let count = reader.u8()?;
     let mut moves = Vec::with_capacity(usize::from(count));
@@ -356,8 +356,8 @@ fn skip_moves(reader: &mut Reader<'_>) -> Result<(), BookError> {
     Ok(())
 }
 
-/// The legal move of `position` a stored move names.
-fn resolve<R: Rules>(position: &Position<R>, raw: &RawMove) -> Option<Move<BitsOf<R>>> {
+/// The move out of `legal` (the legal moves of the record's position) a stored move names.
+fn resolve<R: Rules>(legal: &[Move<BitsOf<R>>], raw: &RawMove) -> Option<Move<BitsOf<R>>> {
     let bit = |square: u32| R::Geometry::bit_of(square);
     let from = bit(raw.from)?;
     let to = bit(raw.to)?;
@@ -365,8 +365,7 @@ fn resolve<R: Rules>(position: &Position<R>, raw: &RawMove) -> Option<Move<BitsO
     for &square in &raw.captured {
         captured |= BitsOf::<R>::bit(bit(square)?);
     }
-    position
-        .legal_moves()
+    legal
         .iter()
         .copied()
         .find(|m| u32::from(m.from) == from && u32::from(m.to) == to && m.captured == captured)
@@ -624,9 +623,10 @@ impl<R: Rules> Book<R> {
         let Some(raw) = self.raw_moves(position.hash(), &packed) else {
             return Vec::new();
         };
+        let legal = position.legal_moves();
         raw.iter()
             .filter_map(|raw| {
-                let found = resolve(position, raw);
+                let found = resolve::<R>(&legal, raw);
                 if found.is_none() {
                     log::warn!(
                         "book: stored move {}-{} is not legal in {position:?}",
@@ -682,10 +682,11 @@ impl<R: Rules> Book<R> {
                     at: offset + packed,
                 };
                 let raw = read_moves(&mut reader)?;
+                let legal = position.legal_moves();
                 let moves = raw
                     .iter()
                     .map(|raw| {
-                        resolve(&position, raw)
+                        resolve::<R>(&legal, raw)
                             .map(|mv| BookMove {
                                 mv,
                                 score: raw.score,
