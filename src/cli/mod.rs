@@ -60,6 +60,12 @@ pub fn run() -> ExitCode {
             .map(|groups| groups.map(|words| words.cloned().collect()).collect())
             .unwrap_or_default();
     }
+    if !matches!(
+        cli.command,
+        Command::Dxp(_) | Command::Hub | Command::Match(_)
+    ) {
+        end_quietly_when_stdout_closes();
+    }
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Bench(args) => bench::run(&args),
@@ -76,6 +82,22 @@ pub fn run() -> ExitCode {
         Err(message) => {
             eprintln!("error: {message}");
             ExitCode::from(EXIT_BAD_INPUT)
+        }
+    }
+}
+
+/// The report commands end at once, as Unix tools do, when their reader goes away (`rafle perft
+/// | head`), instead of panicking on the failed `println!`: Rust ignores SIGPIPE by default, and
+/// this gives it back its default action. Not for `hub`, `dxp` and `match`, which talk to peers
+/// through pipes and sockets and must see a closed one as an error to handle (a crashed engine
+/// is a lost game, not the end of the match).
+fn end_quietly_when_stdout_closes() {
+    #[cfg(unix)]
+    {
+        // SAFETY: `signal` with `SIG_DFL` installs no handler (no code of ours runs on the
+        // signal), and it is called at startup, before this process starts any thread.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         }
     }
 }
