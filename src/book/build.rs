@@ -118,6 +118,18 @@ struct Node<R: Rules> {
     parents: Vec<u64>,
 }
 
+impl<R: Rules> Node<R> {
+    /// A scored position not expanded yet.
+    fn leaf(position: Position<R>, value: Score) -> Self {
+        Node {
+            position,
+            value,
+            children: None,
+            parents: Vec::new(),
+        }
+    }
+}
+
 /// The moves of a position and the hashes of the positions they lead to.
 type Children<R> = Vec<(Move<BitsOf<R>>, u64)>;
 
@@ -163,15 +175,7 @@ impl<R: Rules> Builder<R> {
     pub fn new(settings: BuildSettings) -> Self {
         let start = Position::<R>::start();
         let tree = DashMap::new();
-        tree.insert(
-            start.hash(),
-            Node {
-                position: start,
-                value: 0,
-                children: None,
-                parents: Vec::new(),
-            },
-        );
+        tree.insert(start.hash(), Node::leaf(start, 0));
         Self::with_tree(settings, tree, 0, 0)
     }
 
@@ -217,31 +221,21 @@ impl<R: Rules> Builder<R> {
             for BookMove { mv, score } in moves {
                 let child = position.play(&mv);
                 children.push((mv, child.hash()));
-                let mut node = tree.entry(child.hash()).or_insert_with(|| Node {
-                    position: child,
-                    value: undo_back_up(score),
-                    children: None,
-                    parents: Vec::new(),
-                });
+                let mut node = tree
+                    .entry(child.hash())
+                    .or_insert_with(|| Node::leaf(child, undo_back_up(score)));
                 node.parents.push(hash);
             }
-            let mut node = tree.entry(hash).or_insert_with(|| Node {
-                position,
-                value,
-                children: None,
-                parents: Vec::new(),
-            });
+            let mut node = tree
+                .entry(hash)
+                .or_insert_with(|| Node::leaf(position, value));
             node.value = value;
             node.children = Some(children);
             expanded += 1;
         }
         let root = Position::<R>::start();
-        tree.entry(root.hash()).or_insert_with(|| Node {
-            position: root,
-            value: 0,
-            children: None,
-            parents: Vec::new(),
-        });
+        tree.entry(root.hash())
+            .or_insert_with(|| Node::leaf(root, 0));
         Ok(Self::with_tree(
             settings,
             tree,
@@ -383,15 +377,7 @@ impl<R: Rules> Builder<R> {
                 engine.new_game();
                 for &child in new {
                     let value = this.score(&engine, child);
-                    this.tree.insert(
-                        child.hash(),
-                        Node {
-                            position: child,
-                            value,
-                            children: None,
-                            parents: Vec::new(),
-                        },
-                    );
+                    this.tree.insert(child.hash(), Node::leaf(child, value));
                     on_scored();
                 }
                 this.engines
