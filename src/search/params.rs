@@ -15,7 +15,7 @@ pub const LMR_MIN_DEPTH: i32 = 3;
 /// Moves searched at full depth before reductions start (more in PV nodes).
 pub const LMR_FULL_DEPTH_MOVES: usize = 3;
 /// Divisor of the logarithmic reduction formula `ln(depth) * ln(move number) / divisor`.
-pub const LMR_DIVISOR: f64 = 2.0;
+pub const LMR_DIVISOR: f64 = 1.5;
 /// Times in a quiescence line that a capture threat against the side to move is answered with a
 /// one-ply full-width search instead of standing pat.
 pub const QUIESCENCE_THREAT_EXTENSIONS: i32 = 2;
@@ -26,3 +26,17 @@ pub const HISTORY_LIMIT: i32 = 1 << 20;
 pub const REVERSE_FUTILITY_MAX_DEPTH: i32 = 3;
 /// Reverse futility margin per ply of remaining depth, in centi-men.
 pub const REVERSE_FUTILITY_MARGIN: i32 = 90;
+
+/// ProbCut: from this remaining depth on, a non-PV node is first searched
+/// [`PROBCUT_REDUCTION`] plies shallower with a null window [`PROBCUT_MARGIN`] above beta; a
+/// result above that window cuts the node (the shallow search is trusted that far).
+pub const PROBCUT_MIN_DEPTH: i32 = 5;
+/// See [`PROBCUT_MIN_DEPTH`]; in centi-men.
+pub const PROBCUT_MARGIN: i32 = 60;
+/// See [`PROBCUT_MIN_DEPTH`].
+pub const PROBCUT_REDUCTION: i32 = 4;
+/// Late move pruning: at this remaining depth or less, a non-PV node without a capture to make
+/// searches only its first `LATE_MOVE_PRUNING_BASE + depth²` moves (promotions always).
+pub const LATE_MOVE_PRUNING_MAX_DEPTH: i32 = 3;
+/// See [`LATE_MOVE_PRUNING_MAX_DEPTH`].
+pub const LATE_MOVE_PRUNING_BASE: usize = 3;

@@ -49,6 +49,18 @@ fn counter_key<R: Rules>(counters: &DrawCounters<R>) -> u64 {
     }
 }
 
+/// The score of a table entry at `ply` when its bound settles the window `alpha..beta`.
+#[inline(always)]
+fn table_cut(entry: &Entry, alpha: Score, beta: Score, ply: usize) -> Option<Score> {
+    let stored = score::from_table(Score::from(entry.score), ply as i32);
+    let settles = match entry.bound {
+        Bound::Exact => true,
+        Bound::Lower => stored >= beta,
+        Bound::Upper => stored <= alpha,
+    };
+    settles.then_some(stored)
+}
+
 /// A position in the search with its draw-rule counters.
 #[derive(Clone, Copy)]
 struct Node<R: Rules> {
@@ -479,19 +491,9 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         if depth <= 0 {
             return self.quiescence(node, alpha, beta, ply, threat_extensions);
         }
-        let mut list = MoveList::new();
-        movegen::generate(position, &mut list);
-        if list.is_empty() {
-            return Self::no_moves_score(ply);
-        }
-        let is_capture = list[0].is_capture();
         self.count_node();
-        if ply > 0
-            && let Some(known) = Self::rule_score(node, ply)
-        {
-            return known;
-        }
-
+        // The table comes before move generation: a cut-off here costs no generation. A stored
+        // entry means the node was searched, so it has moves; a rule decision still wins.
         let hash = position.hash() ^ counter_key(&counters);
         let entry = self.shared.table.probe(hash);
         let mut hint = MoveHint::default();
@@ -501,17 +503,25 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             if entry.eval != NO_EVAL {
                 static_eval = Some(Score::from(entry.eval));
             }
-            let stored = score::from_table(Score::from(entry.score), ply as i32);
-            if !PV && ply > 0 && i32::from(entry.depth) >= depth {
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => stored >= beta,
-                    Bound::Upper => stored <= alpha,
-                };
-                if cut {
-                    return stored;
-                }
+            if !PV
+                && ply > 0
+                && i32::from(entry.depth) >= depth
+                && let Some(stored) = table_cut(&entry, alpha, beta, ply)
+            {
+                return Self::rule_score(node, ply).unwrap_or(stored);
             }
+        }
+
+        let mut list = MoveList::new();
+        movegen::generate(position, &mut list);
+        if list.is_empty() {
+            return Self::no_moves_score(ply);
+        }
+        let is_capture = list[0].is_capture();
+        if ply > 0
+            && let Some(known) = Self::rule_score(node, ply)
+        {
+            return known;
         }
 
         // Reverse futility: a quiet position far above beta near the horizon.
@@ -527,6 +537,30 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             }
         }
 
+        // ProbCut: a shallow search far above beta predicts the deep one.
+        if !PV
+            && ply > 0
+            && depth >= PROBCUT_MIN_DEPTH
+            && !score::is_decisive(alpha)
+            && !score::is_decisive(beta)
+        {
+            let raised = beta + PROBCUT_MARGIN;
+            let value = self.search::<false>(
+                node,
+                depth - PROBCUT_REDUCTION,
+                raised - 1,
+                raised,
+                ply,
+                threat_extensions,
+            );
+            if self.stopped {
+                return DRAW;
+            }
+            if value >= raised {
+                return value;
+            }
+        }
+
         // A single legal move costs no depth.
         let next_depth = if list.len() == 1 { depth } else { depth - 1 };
         self.order(&mut list, hint, ply, position.side());
@@ -537,6 +571,17 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         let side = position.side().index();
         for index in 0..list.len() {
             let mv = list[index];
+            // Late move pruning: near the horizon, the moves ordered last are not searched.
+            if !PV
+                && ply > 0
+                && depth <= LATE_MOVE_PRUNING_MAX_DEPTH
+                && !is_capture
+                && index >= LATE_MOVE_PRUNING_BASE + (depth * depth) as usize
+                && !mv.is_promotion()
+                && !score::is_decisive(best_score)
+            {
+                continue;
+            }
             let child = position.play(&mv);
             let child_counters = counters.after(&mv, &child);
             self.shared
@@ -667,6 +712,16 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             && let Some(known) = Self::rule_score(node, ply)
         {
             return known;
+        }
+        // The table before generating captures or evaluating: any stored result (every depth is
+        // at least quiescence's) that bounds the window answers the node.
+        if let Some(entry) = self
+            .shared
+            .table
+            .probe(position.hash() ^ counter_key(&counters))
+            && let Some(stored) = table_cut(&entry, alpha, beta, ply)
+        {
+            return stored;
         }
         if !must_capture {
             if threat_extensions < QUIESCENCE_THREAT_EXTENSIONS && position.pass().has_capture() {

@@ -24,6 +24,10 @@ const MAX_INCREMENT_SHARE: f64 = 0.8;
 /// Time kept in hand for process and pipe latency, per move (GUIs written in Python on a busy
 /// machine take tens of milliseconds to pass a move on).
 const MOVE_OVERHEAD: Duration = Duration::from_millis(50);
+/// Share of a fixed move time kept in hand for latency, when that is less than
+/// [`MOVE_OVERHEAD`]: a GUI that gives 0.1 s a move means 0.1 s, not the 0.05 s left after a
+/// fixed reserve.
+const MOVE_TIME_RESERVE_SHARE: f64 = 0.05;
 /// Stop between iterations once this share of the target is used (opening; endgame).
 const ITERATION_STOP_OPENING: f64 = 0.45;
 /// See [`ITERATION_STOP_OPENING`].
@@ -84,8 +88,10 @@ impl TimeManager {
             manager.hard = Some(Duration::from_secs_f64((per_move * HARD_FACTOR).min(cap)));
         }
         if let Some(move_time) = limits.move_time {
-            // A fixed move time is spent in full: only the hard limit applies.
-            let budget = move_time.saturating_sub(MOVE_OVERHEAD);
+            // A fixed move time is spent in full: only the hard limit applies, and the running
+            // iteration is stopped there.
+            let reserve = MOVE_OVERHEAD.min(move_time.mul_f64(MOVE_TIME_RESERVE_SHARE));
+            let budget = move_time.saturating_sub(reserve);
             manager.hard = Some(manager.hard.map_or(budget, |h| h.min(budget)));
             if manager.target.is_none() {
                 manager.stop_share = f64::INFINITY;
@@ -175,5 +181,15 @@ mod tests {
         assert_eq!(fixed.target(), None);
         assert!(!fixed.should_stop_between_iterations(Duration::from_millis(940)));
         assert!(fixed.should_stop_between_iterations(Duration::from_millis(980)));
+        // A short move time keeps a proportional reserve, not the fixed one.
+        let fast = TimeManager::new(
+            &Limits {
+                move_time: Some(Duration::from_millis(100)),
+                ..Limits::default()
+            },
+            0.5,
+            false,
+        );
+        assert_eq!(fast.hard(), Some(Duration::from_millis(95)));
     }
 }
