@@ -13,8 +13,6 @@ use std::time::Duration;
 
 /// The address of `--listen` and `--connect` given without a value: loopback, the usual port.
 const DEFAULT_ADDRESS: &str = "127.0.0.1:27531";
-/// Largest hash accepted, in MiB.
-const MAX_HASH_MB: u64 = 1 << 16;
 /// Largest value of the 3-digit DXP time and move fields.
 const MAX_FIELD: u16 = 999;
 
@@ -88,8 +86,8 @@ pub struct DxpArgs {
     /// Search threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
     pub threads: u32,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB))]
+    /// Transposition table size in MiB (at most this machine's memory).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
     pub hash: u64,
     /// Search on the opponent's time.
     #[arg(long)]
@@ -186,7 +184,7 @@ pub fn options(args: &DxpArgs) -> Result<Options, String> {
         },
         limits: fixed.then_some(limits),
         threads: args.threads as usize,
-        hash_mb: args.hash as usize,
+        hash_mb: checked_hash(args.hash)?,
         ponder: args.ponder,
         book,
         book_rule: crate::book::BookRule {
@@ -223,6 +221,16 @@ pub fn run(args: &DxpArgs) -> Result<(), String> {
     };
     println!("{summary}");
     Ok(())
+}
+
+/// The `--hash` size, when this machine can hold it (checked here: a failed allocation later
+/// would only give a smaller table).
+fn checked_hash(megabytes: u64) -> Result<usize, String> {
+    let max = crate::tt::max_megabytes();
+    usize::try_from(megabytes)
+        .ok()
+        .filter(|&mb| mb <= max)
+        .ok_or_else(|| format!("--hash {megabytes}: more than this machine's memory ({max} MiB)"))
 }
 
 #[cfg(test)]
