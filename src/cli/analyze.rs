@@ -105,10 +105,17 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         score::to_men(crate::eval::evaluate(&root.position)),
         root.counters
     );
-    if let Some(result) = game.result() {
-        // No search: there is no move to find, and a score would contradict the result.
-        println!("the game is over: {result}");
-        return Ok(());
+    match game.result() {
+        Some(result) if result.is_draw() => {
+            // The search still shows what the position holds, as `rafle hub` does.
+            println!("the game is over by rule: {result} (searched anyway)");
+        }
+        Some(result) => {
+            // No search: there is no move to find, and a score would contradict the result.
+            println!("the game is over: {result}");
+            return Ok(());
+        }
+        None => {}
     }
     if let Some(given) = &args.book {
         let path = super::book::book_path(given.as_deref(), R::NAME)?;

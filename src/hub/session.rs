@@ -28,7 +28,7 @@ pub(crate) trait Session: Send {
     fn configure(&mut self, params: &Params);
     /// Sets the game from a `pos` line; on error the previous game is kept.
     fn set_position(&mut self, line: &Line) -> Result<(), HubError>;
-    /// How the game ended, when the current position ends it (no search can give a move).
+    /// Who won and why, when the current position decides the game (no move to search for).
     fn result(&self) -> Option<String>;
     /// Starts a search on its own thread, which writes `info` lines and exactly one `done`.
     fn start(
@@ -78,7 +78,7 @@ fn session_with<R: Rules>(engine: Engine<R>, params: &Params) -> Box<dyn Session
 struct VariantSession<R: Rules> {
     engine: Arc<Engine<R>>,
     root: Root<R>,
-    /// How the game ended at the root, if it did (see [`crate::game::Game::result`]).
+    /// Who won at the root, if the game is decided there (see [`crate::game::Game::result`]).
     result: Option<String>,
     /// Plies from the start position to the root (estimated when `pos` gave a position
     /// without its history), for the book's `book-ply` rule.
@@ -188,7 +188,12 @@ impl<R: Rules> Session for VariantSession<R> {
                 .map_err(|error| HubError::new("illegal move", error.to_string()))?;
         }
         self.root = Root::from_game(&game);
-        self.result = game.result().map(|result| result.to_string());
+        // Only a decided game refuses `go`: a draw by rule is the arbiter's to call (GUIs and
+        // lidraughts apply their own draw rules, and a bot refused a move would lose on time).
+        self.result = game
+            .result()
+            .filter(|result| !result.is_draw())
+            .map(|result| result.to_string());
         self.ply = base_ply.saturating_add(u32::try_from(game.ply_count()).unwrap_or(u32::MAX));
         Ok(())
     }
