@@ -32,7 +32,7 @@ pub struct AnalyzeArgs {
     #[arg(short = 's', long, conflicts_with = "nodes")]
     pub time: Option<f64>,
     /// Search this many nodes.
-    #[arg(short, long)]
+    #[arg(short, long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Search threads.
     #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]

@@ -78,7 +78,7 @@ pub struct DxpArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=99))]
     pub depth: Option<u32>,
     /// Search each move this many nodes instead of using the clock.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Search each move this many seconds instead of using the clock.
     #[arg(long, value_name = "SECONDS")]
@@ -184,7 +184,7 @@ pub fn options(args: &DxpArgs) -> Result<Options, String> {
         },
         limits: fixed.then_some(limits),
         threads: args.threads as usize,
-        hash_mb: checked_hash(args.hash)?,
+        hash_mb: super::checked_hash(args.hash)?,
         ponder: args.ponder,
         book,
         book_rule: crate::book::BookRule {
@@ -221,16 +221,6 @@ pub fn run(args: &DxpArgs) -> Result<(), String> {
     };
     println!("{summary}");
     Ok(())
-}
-
-/// The `--hash` size, when this machine can hold it (checked here: a failed allocation later
-/// would only give a smaller table).
-fn checked_hash(megabytes: u64) -> Result<usize, String> {
-    let max = crate::tt::max_megabytes();
-    usize::try_from(megabytes)
-        .ok()
-        .filter(|&mb| mb <= max)
-        .ok_or_else(|| format!("--hash {megabytes}: more than this machine's memory ({max} MiB)"))
 }
 
 #[cfg(test)]
