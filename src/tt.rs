@@ -7,7 +7,9 @@
 
 use crate::core::BitBoard;
 use crate::moves::Move;
+use std::alloc::Layout;
 use std::sync::atomic::{AtomicU64, Ordering};
+use thiserror::Error;
 
 /// Entries per bucket: four 16-byte entries fill one 64-byte cache line.
 const BUCKET_ENTRIES: usize = 4;
@@ -17,6 +19,56 @@ const BUCKET_BYTES: usize = BUCKET_ENTRIES * 16;
 const GENERATION_CYCLE: u8 = 64;
 /// Smallest table: one bucket.
 const MIN_BUCKETS: usize = 1;
+/// Bytes per MiB.
+const MIB: usize = 1 << 20;
+/// Largest table size accepted on any machine, in MiB (1 TiB); [`max_megabytes`] lowers it to
+/// the machine's physical memory.
+const HARD_MAX_MB: usize = 1 << 20;
+/// Assumed physical memory where the system cannot tell, in MiB.
+const UNKNOWN_MEMORY_MB: usize = 1 << 16;
+
+/// A table that could not be allocated.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum TableError {
+    /// More than the machine's memory (see [`max_megabytes`]).
+    #[error("{requested} MiB is more than this machine's memory allows ({max} MiB)")]
+    TooLarge {
+        /// The size asked for, in MiB.
+        requested: usize,
+        /// The largest size accepted here, in MiB.
+        max: usize,
+    },
+    /// The system refused the memory.
+    #[error("the system cannot give {0} MiB")]
+    OutOfMemory(usize),
+}
+
+/// The largest table size worth asking for on this machine, in MiB: its physical memory (a
+/// larger table could only be swapped or killed by the system), at most 1 TiB.
+pub fn max_megabytes() -> usize {
+    physical_megabytes()
+        .unwrap_or(UNKNOWN_MEMORY_MB)
+        .clamp(1, HARD_MAX_MB)
+}
+
+#[cfg(unix)]
+fn physical_megabytes() -> Option<usize> {
+    // SAFETY: sysconf only reads system configuration values; it has no memory effects.
+    let (pages, page_size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    let pages = usize::try_from(pages).ok()?;
+    let page_size = usize::try_from(page_size).ok()?;
+    Some(pages.checked_mul(page_size)? / MIB)
+}
+
+#[cfg(not(unix))]
+fn physical_megabytes() -> Option<usize> {
+    None
+}
 
 /// Which side of the true score a stored score is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,38 +191,85 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// One cache line of entries, aligned so that a probe touches exactly one line.
+#[repr(align(64))]
+struct Bucket([Slot; BUCKET_ENTRIES]);
+
+const _: () = assert!(std::mem::size_of::<Bucket>() == BUCKET_BYTES);
+
 /// The shared table.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
-    buckets: usize,
+    buckets: Box<[Bucket]>,
     generation: AtomicU64,
 }
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MiB (at least one bucket).
+    /// A table of about `megabytes` MiB (at least one bucket). When the system cannot give that
+    /// much, the largest halved size it can give is used instead, with a warning: callers that
+    /// must report the failure use [`TranspositionTable::try_new`].
     pub fn new(megabytes: usize) -> Self {
-        let buckets = (megabytes.saturating_mul(1 << 20) / BUCKET_BYTES).max(MIN_BUCKETS);
-        let slots = (0..buckets * BUCKET_ENTRIES)
-            .map(|_| Slot {
-                check: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            })
-            .collect();
-        TranspositionTable {
-            slots,
+        let mut size = megabytes.min(max_megabytes());
+        loop {
+            match Self::try_new(size) {
+                Ok(table) => {
+                    if size != megabytes {
+                        log::warn!("hash: {megabytes} MiB cannot be had; using {size} MiB");
+                    }
+                    return table;
+                }
+                Err(_) => size /= 2,
+            }
+        }
+    }
+
+    /// A table of about `megabytes` MiB (at least one bucket), or why it cannot be had. Never
+    /// aborts: the memory is asked for fallibly, and it is zeroed by the system, so pages the
+    /// search never touches cost nothing.
+    ///
+    /// # Errors
+    /// [`TableError::TooLarge`] beyond [`max_megabytes`], [`TableError::OutOfMemory`] when the
+    /// system refuses.
+    pub fn try_new(megabytes: usize) -> Result<Self, TableError> {
+        let max = max_megabytes();
+        if megabytes > max {
+            return Err(TableError::TooLarge {
+                requested: megabytes,
+                max,
+            });
+        }
+        let bytes = megabytes
+            .checked_mul(MIB)
+            .ok_or(TableError::OutOfMemory(megabytes))?;
+        let count = (bytes / BUCKET_BYTES).max(MIN_BUCKETS);
+        let layout =
+            Layout::array::<Bucket>(count).map_err(|_| TableError::OutOfMemory(megabytes))?;
+        // SAFETY: the layout has a non-zero size (at least one 64-byte bucket).
+        let memory = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Bucket>();
+        if memory.is_null() {
+            return Err(TableError::OutOfMemory(megabytes));
+        }
+        // SAFETY: `memory` is a live allocation of `count` buckets with the layout of
+        // `[Bucket; count]` (the layout a boxed slice frees with), and all-zero bytes are valid
+        // atomics, so every bucket is initialised: the box owns a valid slice.
+        let buckets = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(memory, count)) };
+        Ok(TranspositionTable {
             buckets,
             generation: AtomicU64::new(0),
-        }
+        })
     }
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.buckets * BUCKET_BYTES
+        self.buckets.len() * BUCKET_BYTES
+    }
+
+    fn slots(&self) -> impl Iterator<Item = &Slot> {
+        self.buckets.iter().flat_map(|bucket| bucket.0.iter())
     }
 
     /// Forgets everything (a new game).
     pub fn clear(&self) {
-        for slot in &self.slots {
+        for slot in self.slots() {
             slot.check.store(0, Ordering::Relaxed);
             slot.data.store(0, Ordering::Relaxed);
         }
@@ -187,9 +286,9 @@ impl TranspositionTable {
     }
 
     #[inline(always)]
-    fn bucket(&self, hash: u64) -> &[Slot] {
-        let index = ((u128::from(hash) * self.buckets as u128) >> 64) as usize;
-        &self.slots[index * BUCKET_ENTRIES..(index + 1) * BUCKET_ENTRIES]
+    fn bucket(&self, hash: u64) -> &[Slot; BUCKET_ENTRIES] {
+        let index = ((u128::from(hash) * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index].0
     }
 
     /// Starts loading the bucket of `hash` into the cache, ahead of a probe.
@@ -267,9 +366,10 @@ impl TranspositionTable {
     /// Permille of the first thousand slots used in the current search (Hub/UCI "hashfull").
     pub fn usage_permille(&self) -> u32 {
         let generation = self.current_generation();
-        let sample = self.slots.len().min(1000);
-        let used = self.slots[..sample]
-            .iter()
+        let sample = (self.buckets.len() * BUCKET_ENTRIES).min(1000);
+        let used = self
+            .slots()
+            .take(sample)
             .filter(|slot| {
                 let data = slot.data.load(Ordering::Relaxed);
                 data != 0 && unpack(data, 0).1 == generation
@@ -340,5 +440,28 @@ mod tests {
         table.new_search();
         table.store(10 << 8, entry(10, 1, None));
         assert_eq!(table.usage_permille(), 250);
+    }
+
+    #[test]
+    fn buckets_fill_aligned_cache_lines() {
+        let table = TranspositionTable::new(1);
+        assert_eq!(std::mem::align_of::<Bucket>(), BUCKET_BYTES);
+        for bucket in table.buckets.iter().take(16) {
+            assert_eq!(std::ptr::from_ref(bucket).addr() % BUCKET_BYTES, 0);
+        }
+        assert_eq!(table.bytes(), 1 << 20);
+    }
+
+    #[test]
+    fn impossible_sizes_are_errors_not_aborts() {
+        let max = max_megabytes();
+        assert_eq!(
+            TranspositionTable::try_new(max + 1).err(),
+            Some(TableError::TooLarge {
+                requested: max + 1,
+                max
+            })
+        );
+        assert!(TranspositionTable::try_new(usize::MAX).is_err());
     }
 }

@@ -207,6 +207,8 @@ fn malformed_input_never_kills_the_engine() {
         bytes.push(b'\n');
         engine.send_bytes(&bytes);
     }
+    // `go sideways` (a `go think`) is still searching: malformed lines leave it running.
+    engine.send("stop");
     engine.send("ping");
     let lines = engine.until("pong");
     assert!(

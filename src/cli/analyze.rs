@@ -13,8 +13,8 @@ use std::time::Duration;
 
 /// Time spent when no limit is given.
 const DEFAULT_SECONDS: f64 = 3.0;
-/// Largest hash accepted, in MiB.
-const MAX_HASH_MB: u64 = 1 << 16;
+/// Longest search time accepted, in seconds (about 11 days).
+const MAX_SECONDS: f64 = 1e6;
 
 /// Arguments of `rafle analyze`.
 #[derive(Debug, Args)]
@@ -32,13 +32,13 @@ pub struct AnalyzeArgs {
     #[arg(short = 's', long, conflicts_with = "nodes")]
     pub time: Option<f64>,
     /// Search this many nodes.
-    #[arg(short, long)]
+    #[arg(short, long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Search threads.
     #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB))]
+    /// Transposition table size in MiB (at most this machine's memory).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
     pub hash: u64,
     /// Rules to use.
     #[arg(long, default_value = "international")]
@@ -59,7 +59,13 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
 
 fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
     let start = match &args.fen {
-        Some(text) => fen::parse::<R>(text).map_err(|e| format!("bad FEN '{text}': {e}"))?,
+        Some(text) => fen::parse::<R>(text).map_err(|e| {
+            format!(
+                "bad FEN '{}': {}",
+                crate::lines::excerpt(text),
+                crate::lines::excerpt(&e.to_string())
+            )
+        })?,
         None => Position::<R>::start(),
     };
     let moves: Vec<&str> = args
@@ -79,11 +85,19 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         limits.nodes = Some(nodes);
     } else {
         let seconds = args.time.unwrap_or(DEFAULT_SECONDS);
-        if !seconds.is_finite() || seconds <= 0.0 || seconds > 1e6 {
-            return Err(format!("bad time '{seconds}': give seconds > 0"));
+        if !seconds.is_finite() || seconds <= 0.0 || seconds > MAX_SECONDS {
+            return Err(format!(
+                "bad time '{seconds}': give seconds > 0, at most {MAX_SECONDS}"
+            ));
         }
         limits.move_time = Some(Duration::from_secs_f64(seconds));
     }
+    let mut engine = Engine::<R>::new(0, args.threads as usize);
+    let hash =
+        usize::try_from(args.hash).map_err(|_| format!("--hash {}: too large", args.hash))?;
+    engine
+        .set_hash(hash)
+        .map_err(|error| format!("--hash {hash}: {error}"))?;
     println!("{}", root.position);
     println!(
         "{} to move, static evaluation {}, draw counters: {}",
@@ -91,8 +105,17 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         score::to_men(crate::eval::evaluate(&root.position)),
         root.counters
     );
-    if let Some(result) = game.result() {
-        println!("the game is over: {result}");
+    match game.result() {
+        Some(result) if result.is_draw() => {
+            // The search still shows what the position holds, as `rafle hub` does.
+            println!("the game is over by rule: {result} (searched anyway)");
+        }
+        Some(result) => {
+            // No search: there is no move to find, and a score would contradict the result.
+            println!("the game is over: {result}");
+            return Ok(());
+        }
+        None => {}
     }
     if let Some(given) = &args.book {
         let path = super::book::book_path(given.as_deref(), R::NAME)?;
@@ -115,7 +138,6 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         }
         println!("not in the book {}", path.display());
     }
-    let engine = Engine::<R>::new(args.hash as usize, args.threads as usize);
     let control = SearchControl::new();
     let position = root.position;
     let outcome = engine.search(&root, &limits, Mode::Analyze, &control, |info: &Info<R>| {

@@ -196,7 +196,10 @@ fn build<R: Rules>(args: &BuildArgs) -> Result<(), String> {
             seed: args.seed.unwrap_or(0),
             batch: args.batch.unwrap_or(DEFAULT_BATCH),
             threads,
-            hash_mb: args.hash.map_or(DEFAULT_WORKER_HASH_MB, |h| h as usize),
+            hash_mb: match args.hash {
+                Some(megabytes) => super::checked_hash(u64::from(megabytes))?,
+                None => DEFAULT_WORKER_HASH_MB,
+            },
         })
     };
     let save = |builder: &Builder<R>| -> Result<(), String> {

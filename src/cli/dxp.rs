@@ -13,8 +13,6 @@ use std::time::Duration;
 
 /// The address of `--listen` and `--connect` given without a value: loopback, the usual port.
 const DEFAULT_ADDRESS: &str = "127.0.0.1:27531";
-/// Largest hash accepted, in MiB.
-const MAX_HASH_MB: u64 = 1 << 16;
 /// Largest value of the 3-digit DXP time and move fields.
 const MAX_FIELD: u16 = 999;
 
@@ -80,7 +78,7 @@ pub struct DxpArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=99))]
     pub depth: Option<u32>,
     /// Search each move this many nodes instead of using the clock.
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Search each move this many seconds instead of using the clock.
     #[arg(long, value_name = "SECONDS")]
@@ -88,8 +86,8 @@ pub struct DxpArgs {
     /// Search threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
     pub threads: u32,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=MAX_HASH_MB))]
+    /// Transposition table size in MiB (at most this machine's memory).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
     pub hash: u64,
     /// Search on the opponent's time.
     #[arg(long)]
@@ -186,7 +184,7 @@ pub fn options(args: &DxpArgs) -> Result<Options, String> {
         },
         limits: fixed.then_some(limits),
         threads: args.threads as usize,
-        hash_mb: args.hash as usize,
+        hash_mb: super::checked_hash(args.hash)?,
         ponder: args.ponder,
         book,
         book_rule: crate::book::BookRule {

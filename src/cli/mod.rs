@@ -86,6 +86,16 @@ pub fn run() -> ExitCode {
     }
 }
 
+/// The `--hash` size, when this machine can hold it (checked here: a failed allocation later
+/// would only give a smaller table).
+pub(crate) fn checked_hash(megabytes: u64) -> Result<usize, String> {
+    let max = crate::tt::max_megabytes();
+    usize::try_from(megabytes)
+        .ok()
+        .filter(|&mb| mb <= max)
+        .ok_or_else(|| format!("--hash {megabytes}: more than this machine's memory ({max} MiB)"))
+}
+
 /// The report commands end at once, as Unix tools do, when their reader goes away (`rafle perft
 /// | head`), instead of panicking on the failed `println!`: Rust ignores SIGPIPE by default, and
 /// this gives it back its default action. Not for `hub`, `dxp` and `match`, which talk to peers

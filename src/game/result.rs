@@ -9,7 +9,8 @@ use std::fmt;
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ResultReason {
-    /// The side to move has no pieces left (FMJD art. 7.2: all its pieces were captured).
+    /// This side has no pieces left (FMJD art. 7.2: all its pieces were captured). In a game it
+    /// is the side to move; a set-up position can also give the other side none.
     NoPieces(Color),
     /// The side to move has pieces but no legal move (FMJD art. 7.2: blocked).
     Blocked(Color),
@@ -94,6 +95,16 @@ pub fn adjudicate<R: Rules>(
                 reason: ResultReason::FirstKing(winner),
             });
         }
+    }
+    if position.pieces(!side).is_empty() {
+        // Only a set-up position gets here (a game's last capture leaves the loser to move), and
+        // it is decided as if the side to move had just captured the last piece.
+        let loser = !side;
+        let winner = if R::GOAL == Goal::Losing { loser } else { side };
+        return Some(GameResult {
+            winner: Some(winner),
+            reason: ResultReason::NoPieces(loser),
+        });
     }
     if position.legal_moves().is_empty() {
         let reason = if position.pieces(side).is_empty() {

@@ -4,23 +4,35 @@
 //! only; diagnostics go to stderr through `log`. Beyond Scan, no input makes the engine crash or
 //! exit: malformed lines, bad values, `go` before `init` and illegal moves are answered with
 //! `error message="..."` and the previous state is kept.
+//!
+//! Three threads: the input thread reads stdin lines (at most [`MAX_LINE_BYTES`] each) into a
+//! bounded channel; the protocol loop handles them one after the other, in order; each search
+//! runs on a thread of its own, which writes its `info` lines and its one `done`. The protocol
+//! loop never waits for a search except to end it (`stop`, or a command that changes the state,
+//! `go` included), which takes a few milliseconds, so `ping` and `stop` are answered at once
+//! whatever came before them.
 
 pub mod protocol;
 mod session;
 
+use crate::lines::{LineRead, excerpt};
 use crate::rules::Variant;
+use crate::search::params::MAX_DEPTH;
 use crate::search::{Clock, Limits, MAX_THREADS, Mode, SearchControl};
 use protocol::{Line, LineError};
 use session::{Session, new_session};
-use std::collections::VecDeque;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::process::ExitCode;
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// Largest transposition table accepted, in MiB.
-const MAX_HASH_MB: usize = 1 << 16;
+/// Longest input line handled, in bytes; a longer one is drained and answered with one error.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+/// Lines read ahead of the protocol loop. The reader waits when this many are queued, so memory
+/// stays bounded (at most this many lines of [`MAX_LINE_BYTES`]) however fast the GUI writes.
+const QUEUED_LINES: usize = 16;
 /// Largest time accepted in `level`, in seconds (about 30 years).
 const MAX_SECONDS: f64 = 1e9;
 /// Default transposition table size in MiB.
@@ -28,16 +40,25 @@ const DEFAULT_HASH_MB: usize = 64;
 /// Book randomness defaults, as Scan ships them.
 const DEFAULT_BOOK_PLY: i64 = 4;
 const DEFAULT_BOOK_MARGIN: i64 = 4;
+/// Ranges of the book parameters, as Scan declares them.
+const BOOK_PLY_RANGE: std::ops::RangeInclusive<i64> = 0..=20;
+const BOOK_MARGIN_RANGE: std::ops::RangeInclusive<i64> = 0..=100;
 /// Range of Scan's `tt-size` parameter (log2 of 16-byte entries), accepted as an alias of `hash`.
 const TT_SIZE_RANGE: std::ops::RangeInclusive<i64> = 16..=30;
 /// Bytes per entry in Scan's `tt-size` convention.
 const SCAN_ENTRY_BYTES: u64 = 16;
+/// Time per move of `go think` and `go ponder` (after `ponder-hit`) when no `level` gave a limit:
+/// Scan would search until `stop`, which a GUI that forgot `level` never sends.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
+/// Characters of an error's `detail` at most (the detail quotes input only as an excerpt).
+const MAX_DETAIL_CHARS: usize = 200;
 
-/// What the input thread and the search thread send to the protocol loop.
+/// What the input thread sends to the protocol loop.
 enum Input {
     Line(String),
+    /// A line longer than [`MAX_LINE_BYTES`], of this many bytes, already drained.
+    TooLong(usize),
     Eof,
-    SearchDone,
 }
 
 /// The engine's stdout, shared by the protocol loop and the search thread; one line at a time.
@@ -57,7 +78,7 @@ impl Output {
     fn error(&self, message: &str, detail: Option<&str>) {
         let mut args = vec![("message", message.to_string())];
         if let Some(detail) = detail {
-            args.push(("detail", detail.to_string()));
+            args.push(("detail", crate::lines::excerpt_of(detail, MAX_DETAIL_CHARS)));
         }
         self.line(&protocol::format("error", &args));
     }
@@ -108,76 +129,82 @@ impl HubError {
     }
 }
 
+/// A search thread and its controls.
+struct Running {
+    control: Arc<SearchControl>,
+    thread: JoinHandle<()>,
+}
+
 struct Hub {
     out: Arc<Output>,
     input: Receiver<Input>,
-    sender: Sender<Input>,
-    pending: VecDeque<Input>,
     params: Params,
     /// Parameters changed since the session was built (variant or hash need a new session).
     rebuild: bool,
     session: Option<Box<dyn Session>>,
+    /// The table size of the current session, in MiB.
+    session_hash_mb: usize,
     limits: Limits,
+    /// The search started by the last `go`, until it is joined (it may have ended already).
+    search: Option<Running>,
 }
 
 /// Runs the Hub protocol until `quit` or the end of stdin.
 pub fn run() -> ExitCode {
-    let (sender, input) = channel();
-    let reader = sender.clone();
+    let (sender, input) = sync_channel(QUEUED_LINES);
     std::thread::Builder::new()
         .name("hub-input".to_string())
-        .spawn(move || {
-            let stdin = std::io::stdin();
-            let mut stdin = stdin.lock();
-            let mut bytes = Vec::new();
-            loop {
-                bytes.clear();
-                match stdin.read_until(b'\n', &mut bytes) {
-                    Ok(0) => break,
-                    Ok(_) => {
-                        // Invalid UTF-8 is kept as replacement characters: a bad line, not EOF.
-                        let line = String::from_utf8_lossy(&bytes);
-                        let line = line.trim_end_matches(['\n', '\r']).to_string();
-                        if reader.send(Input::Line(line)).is_err() {
-                            return;
-                        }
-                    }
-                    Err(error) => {
-                        log::warn!("stdin: {error}");
-                        break;
-                    }
-                }
-            }
-            let _ = reader.send(Input::Eof);
-        })
+        .spawn(move || read_input(&sender))
         .expect("the input thread can be started");
     let mut hub = Hub {
         out: Arc::new(Output {
             stdout: Mutex::new(std::io::stdout()),
         }),
         input,
-        sender,
-        pending: VecDeque::new(),
         params: Params::default(),
         rebuild: true,
         session: None,
+        session_hash_mb: DEFAULT_HASH_MB,
         limits: Limits::default(),
+        search: None,
     };
     hub.run()
 }
 
-impl Hub {
-    fn next_input(&mut self) -> Input {
-        self.pending
-            .pop_front()
-            .unwrap_or_else(|| self.input.recv().unwrap_or(Input::Eof))
+/// The input thread: stdin lines into the channel, then [`Input::Eof`].
+fn read_input(sender: &SyncSender<Input>) {
+    let stdin = std::io::stdin();
+    let mut stdin = stdin.lock();
+    let mut buffer = Vec::new();
+    loop {
+        let input = match crate::lines::read_line(&mut stdin, &mut buffer, MAX_LINE_BYTES) {
+            Ok((LineRead::Line(line), _)) => Input::Line(line),
+            Ok((LineRead::TooLong(bytes), _)) => Input::TooLong(bytes),
+            Ok((LineRead::Eof, _)) => break,
+            Err(error) => {
+                log::warn!("stdin: {error}");
+                break;
+            }
+        };
+        if sender.send(input).is_err() {
+            return;
+        }
     }
+    let _ = sender.send(Input::Eof);
+}
 
+impl Hub {
     fn run(&mut self) -> ExitCode {
         loop {
-            match self.next_input() {
+            match self.input.recv().unwrap_or(Input::Eof) {
+                // As Scan, the end of the input ends the program at once, during a search too.
                 Input::Eof => return ExitCode::SUCCESS,
-                Input::SearchDone => {}
+                Input::TooLong(bytes) => self.out.error(
+                    "bad line",
+                    Some(&format!(
+                        "line of {bytes} bytes, longer than {MAX_LINE_BYTES}"
+                    )),
+                ),
                 Input::Line(text) => {
                     if self.handle(&text).is_break() {
                         return ExitCode::SUCCESS;
@@ -187,8 +214,19 @@ impl Hub {
         }
     }
 
+    /// Stops the running search, if any, and waits for it: its `done` is written before this
+    /// returns.
+    fn end_search(&mut self) {
+        if let Some(running) = self.search.take() {
+            running.control.stop();
+            if running.thread.join().is_err() {
+                log::error!("the search thread panicked");
+            }
+        }
+    }
+
     fn handle(&mut self, text: &str) -> std::ops::ControlFlow<()> {
-        log::debug!("< {text}");
+        log::debug!("< {}", excerpt(text));
         let line = match protocol::parse(text) {
             Ok(line) => line,
             Err(LineError::MissingCommand) => {
@@ -200,6 +238,14 @@ impl Hub {
                 return std::ops::ControlFlow::Continue(());
             }
         };
+        // Commands that change the engine's state end a running search first, as in Scan (its
+        // `done` comes before their effect); the others leave it running.
+        if matches!(
+            line.command.as_str(),
+            "set-param" | "init" | "new-game" | "pos" | "level" | "go"
+        ) {
+            self.end_search();
+        }
         match line.command.as_str() {
             "hub" => self.announce(),
             "set-param" => {
@@ -213,7 +259,6 @@ impl Hub {
             }
             "new-game" => self.session().new_game(),
             "pos" => {
-                self.limits = Limits::default();
                 if let Err(error) = self.session().set_position(&line) {
                     self.out.error(error.message, Some(&error.detail));
                 }
@@ -222,11 +267,16 @@ impl Hub {
                 Ok(limits) => self.limits = limits,
                 Err(error) => self.out.error(error.message, Some(&error.detail)),
             },
-            "go" => return self.go(&line),
+            "go" => self.go(&line),
             "ping" => self.out.line("pong"),
-            "stop" | "ponder-hit" => {}
+            "stop" => self.end_search(),
+            "ponder-hit" => {
+                if let Some(running) = &self.search {
+                    running.control.ponder_hit();
+                }
+            }
             "quit" => return std::ops::ControlFlow::Break(()),
-            _ => self.out.error("bad command", Some(&line.command)),
+            _ => self.out.error("bad command", Some(&excerpt(&line.command))),
         }
         std::ops::ControlFlow::Continue(())
     }
@@ -254,8 +304,8 @@ impl Hub {
                 ("value", p.book.to_string()),
                 ("type", "bool".into()),
             ],
-            int_param("book-ply", p.book_ply, 0, 20),
-            int_param("book-margin", p.book_margin, 0, 100),
+            int_param("book-ply", p.book_ply, BOOK_PLY_RANGE),
+            int_param("book-margin", p.book_margin, BOOK_MARGIN_RANGE),
             vec![
                 ("name", "book-file".into()),
                 ("value", p.book_file.clone()),
@@ -266,8 +316,8 @@ impl Hub {
                 ("value", p.ponder.to_string()),
                 ("type", "bool".into()),
             ],
-            int_param("threads", p.threads as i64, 1, MAX_THREADS as i64),
-            int_param("hash", p.hash_mb as i64, 1, MAX_HASH_MB as i64),
+            int_param("threads", p.threads as i64, 1..=MAX_THREADS as i64),
+            int_param("hash", p.hash_mb as i64, 1..=max_hash_mb()),
         ];
         for param in &params {
             self.out.line(&protocol::format("param", param));
@@ -281,7 +331,10 @@ impl Hub {
             .ok_or_else(|| HubError::new("missing name", "set-param needs name=<parameter>"))?;
         let value = line.value("value").unwrap_or("");
         let bad = |expected: &str| {
-            HubError::new("bad value", format!("{name}: '{value}' is not {expected}"))
+            HubError::new(
+                "bad value",
+                format!("{}: '{}' is not {expected}", excerpt(name), excerpt(value)),
+            )
         };
         let int = |range: std::ops::RangeInclusive<i64>| -> Result<i64, HubError> {
             value
@@ -309,20 +362,27 @@ impl Hub {
             }
             "threads" => self.params.threads = int(1..=MAX_THREADS as i64)? as usize,
             "hash" => {
-                self.params.hash_mb = int(1..=MAX_HASH_MB as i64)? as usize;
+                self.params.hash_mb = int(1..=max_hash_mb())? as usize;
                 self.rebuild = true;
             }
             "tt-size" => {
                 let log2 = int(TT_SIZE_RANGE)?;
-                self.params.hash_mb = (((1u64 << log2) * SCAN_ENTRY_BYTES) >> 20) as usize;
+                let megabytes = ((1u64 << log2) * SCAN_ENTRY_BYTES) >> 20;
+                if megabytes > max_hash_mb() as u64 {
+                    return Err(bad(&format!(
+                        "a table this machine can hold ({} MiB at most)",
+                        max_hash_mb()
+                    )));
+                }
+                self.params.hash_mb = megabytes as usize;
                 self.rebuild = true;
             }
             "ponder" => self.params.ponder = boolean()?,
             "book" => self.params.book = boolean()?,
-            "book-ply" => self.params.book_ply = int(0..=20)?,
-            "book-margin" => self.params.book_margin = int(0..=100)?,
+            "book-ply" => self.params.book_ply = int(BOOK_PLY_RANGE)?,
+            "book-margin" => self.params.book_margin = int(BOOK_MARGIN_RANGE)?,
             "book-file" => self.params.book_file = value.trim().to_string(),
-            other => log::info!("set-param: unknown parameter '{other}' ignored"),
+            other => log::info!("set-param: unknown parameter '{}' ignored", excerpt(other)),
         }
         if let Some(session) = self.session.as_mut() {
             session.configure(&self.params);
@@ -331,9 +391,28 @@ impl Hub {
     }
 
     /// The session for the current parameters, built on demand (so `go` before `init` works).
+    /// A table size the system cannot give is reported, and the previous size is kept.
     fn session(&mut self) -> &mut dyn Session {
         if self.rebuild || self.session.is_none() {
-            self.session = Some(new_session(&self.params));
+            // The old table goes first: its memory may be what the new one needs.
+            self.session = None;
+            let session = match new_session(&self.params) {
+                Ok(session) => session,
+                Err(error) => {
+                    let kept = self.session_hash_mb.min(self.params.hash_mb);
+                    self.out.error(
+                        "bad value",
+                        Some(&format!("hash: {error}; keeping {kept} MiB")),
+                    );
+                    self.params.hash_mb = kept;
+                    new_session(&self.params).unwrap_or_else(|error| {
+                        log::warn!("hash: {error}; using a smaller table");
+                        session::fallback_session(&self.params)
+                    })
+                }
+            };
+            self.session_hash_mb = self.params.hash_mb;
+            self.session = Some(session);
             self.rebuild = false;
         }
         self.session
@@ -341,7 +420,7 @@ impl Hub {
             .expect("the session was just built")
     }
 
-    fn go(&mut self, line: &Line) -> std::ops::ControlFlow<()> {
+    fn go(&mut self, line: &Line) {
         let mode = if line.has("ponder") {
             Mode::Ponder
         } else if line.has("analyze") || line.has("analyse") {
@@ -349,91 +428,118 @@ impl Hub {
         } else {
             Mode::Think
         };
-        let limits = std::mem::take(&mut self.limits);
-        let control = Arc::new(SearchControl::new());
+        let mut limits = std::mem::take(&mut self.limits);
+        if mode != Mode::Analyze && !has_limit(&limits) {
+            limits.move_time = Some(DEFAULT_MOVE_TIME);
+        }
         let out = Arc::clone(&self.out);
-        let done = self.sender.clone();
-        let search = self
+        if let Some(result) = self.session().result() {
+            // No search and so no `done`: there is no move to give (pydraughts cannot read a
+            // `done` without one).
+            out.error("game over", Some(&result));
+            return;
+        }
+        let control = Arc::new(SearchControl::new());
+        let thread = self
             .session()
-            .start(limits, mode, Arc::clone(&control), out, done);
-        let mut stopping = false;
-        loop {
-            match self.input.recv().unwrap_or(Input::Eof) {
-                Input::SearchDone => break,
-                Input::Eof => return std::ops::ControlFlow::Break(()),
-                Input::Line(text) if stopping => self.pending.push_back(Input::Line(text)),
-                Input::Line(text) => match protocol::parse(&text).map(|l| l.command) {
-                    Ok(command) if command == "ping" => self.out.line("pong"),
-                    Ok(command) if command == "stop" => control.stop(),
-                    Ok(command) if command == "ponder-hit" => control.ponder_hit(),
-                    Ok(command) if command == "quit" => return std::ops::ControlFlow::Break(()),
-                    _ => {
-                        // As in Scan, any other line ends the search and runs after `done`;
-                        // from then on input is queued in order.
-                        log::debug!("'{text}' during the search stops it");
-                        control.stop();
-                        stopping = true;
-                        self.pending.push_back(Input::Line(text));
-                    }
-                },
-            }
-        }
-        if search.join().is_err() {
-            log::error!("the search thread panicked");
-        }
-        std::ops::ControlFlow::Continue(())
+            .start(limits, mode, Arc::clone(&control), out);
+        self.search = Some(Running { control, thread });
     }
 }
 
-fn int_param(name: &str, value: i64, min: i64, max: i64) -> Vec<(&'static str, String)> {
+/// Whether any limit would end a search without `stop` (or asks for none: `infinite`).
+fn has_limit(limits: &Limits) -> bool {
+    limits.depth.is_some()
+        || limits.nodes.is_some()
+        || limits.move_time.is_some()
+        || limits.clock.is_some()
+        || limits.infinite
+}
+
+/// The largest `hash` accepted, in MiB: what this machine can hold.
+fn max_hash_mb() -> i64 {
+    i64::try_from(crate::tt::max_megabytes()).unwrap_or(i64::MAX)
+}
+
+fn int_param(
+    name: &str,
+    value: i64,
+    range: std::ops::RangeInclusive<i64>,
+) -> Vec<(&'static str, String)> {
     vec![
         ("name", name.to_string()),
         ("value", value.to_string()),
         ("type", "int".into()),
-        ("min", min.to_string()),
-        ("max", max.to_string()),
+        ("min", range.start().to_string()),
+        ("max", range.end().to_string()),
     ]
 }
 
-/// Reads a time in seconds. A negative time counts as none left: clients such as pydraughts
-/// subtract the increment themselves and send a negative clock when it runs low.
+/// Reads a time in seconds, 0 to [`MAX_SECONDS`]. For `time` only, a negative value counts as
+/// none left: clients such as pydraughts subtract the increment themselves and send a negative
+/// clock when it runs low.
 fn seconds(name: &str, value: &str) -> Result<Duration, HubError> {
-    value
+    let bad = || {
+        HubError::new(
+            "bad value",
+            format!(
+                "{name}: '{}' is not a number of seconds in 0..{MAX_SECONDS}",
+                excerpt(value)
+            ),
+        )
+    };
+    let seconds = value
         .trim()
         .parse::<f64>()
         .ok()
-        .filter(|s| s.is_finite())
-        .map(|s| Duration::from_secs_f64(s.clamp(0.0, MAX_SECONDS)))
-        .ok_or_else(|| {
-            HubError::new(
-                "bad value",
-                format!("{name}: '{value}' is not a number of seconds"),
-            )
-        })
+        .filter(|s| s.is_finite() && *s <= MAX_SECONDS)
+        .ok_or_else(bad)?;
+    match seconds {
+        s if s >= 0.0 => Ok(Duration::from_secs_f64(s)),
+        _ if name == "time" => Ok(Duration::ZERO),
+        _ => Err(bad()),
+    }
 }
 
 fn need<'v>(name: &str, value: Option<&'v str>) -> Result<&'v str, HubError> {
     value.ok_or_else(|| HubError::new("bad value", format!("{name} needs a value")))
 }
 
-fn count<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, HubError> {
-    value.trim().parse::<T>().map_err(|_| {
-        HubError::new(
-            "bad value",
-            format!("{name}: '{value}' is not a whole number"),
-        )
-    })
+/// Reads a whole number in `range`.
+fn count<T>(name: &str, value: &str, range: std::ops::RangeInclusive<T>) -> Result<T, HubError>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    value
+        .trim()
+        .parse::<T>()
+        .ok()
+        .filter(|v| range.contains(v))
+        .ok_or_else(|| {
+            HubError::new(
+                "bad value",
+                format!(
+                    "{name}: '{}' is not a whole number in {}..{}",
+                    excerpt(value),
+                    range.start(),
+                    range.end()
+                ),
+            )
+        })
 }
 
 /// Applies a `level` line to `limits` (all or nothing). Any of `moves`, `time`, `inc` switches
-/// to clock management, with `time` 30 s when absent, as in Scan.
+/// to clock management, with `time` 30 s when absent, as in Scan. Each number must be in its
+/// range (`depth` 1..99, `nodes` from 1, `moves` from 0 = no limit, times 0..1e9 s): a value
+/// out of range is an error, never wrapped or clamped.
 fn parse_level(line: &Line, mut limits: Limits) -> Result<Limits, HubError> {
     const DEFAULT_CLOCK_SECONDS: u64 = 30;
+    let max_depth = u32::try_from(MAX_DEPTH).unwrap_or(u32::MAX);
     for (name, value) in &line.args {
         let value = value.as_deref();
         match name.as_str() {
-            "depth" => limits.depth = Some(count::<u32>(name, need(name, value)?)?.max(1)),
-            "nodes" => limits.nodes = Some(count(name, need(name, value)?)?),
+            "depth" => limits.depth = Some(count(name, need(name, value)?, 1..=max_depth)?),
+            "nodes" => limits.nodes = Some(count(name, need(name, value)?, 1..=u64::MAX)?),
             "move-time" => limits.move_time = Some(seconds(name, need(name, value)?)?),
             "time" | "inc" | "moves" => {
                 let clock = limits.clock.get_or_insert(Clock {
@@ -443,12 +549,14 @@ fn parse_level(line: &Line, mut limits: Limits) -> Result<Limits, HubError> {
                 match name.as_str() {
                     "time" => clock.time = seconds(name, need(name, value)?)?,
                     "inc" => clock.increment = seconds(name, need(name, value)?)?,
-                    _ => clock.moves_to_go = Some(count(name, need(name, value)?)?),
+                    _ => {
+                        clock.moves_to_go = Some(count(name, need(name, value)?, 0..=u32::MAX)?);
+                    }
                 }
             }
             "infinite" => limits.infinite = true,
             "ponder" => {}
-            other => log::info!("level: unknown argument '{other}' ignored"),
+            other => log::info!("level: unknown argument '{}' ignored", excerpt(other)),
         }
     }
     if limits.clock.is_some() {
@@ -507,6 +615,16 @@ mod tests {
             "level nodes=99999999999999999999999",
             "level time=nan",
             "level depth",
+            "level depth=0",
+            "level depth=100",
+            "level depth=2147483648",
+            "level depth=4294967296",
+            "level nodes=0",
+            "level moves=-1",
+            "level moves=4294967296",
+            "level move-time=-1",
+            "level inc=-0.5",
+            "level time=1e10",
         ] {
             assert!(level(text).is_err(), "{text}");
         }

@@ -2,7 +2,7 @@
 //! small object-safe trait so that the protocol loop can switch variants at run time. Dynamic
 //! dispatch happens once per protocol command, never inside the search.
 
-use super::{HubError, Input, Output, Params, protocol};
+use super::{HubError, Output, Params, protocol};
 use crate::book::{Book, BookRule, estimated_ply};
 use crate::game::Game;
 use crate::notation::{fen, hub, text};
@@ -10,10 +10,10 @@ use crate::position::Position;
 use crate::rules::Rules;
 use crate::score;
 use crate::search::{Engine, Info, Limits, Mode, Root, SearchControl};
+use crate::tt::TableError;
 use crate::with_variant;
 use protocol::Line;
 use std::sync::Arc;
-use std::sync::mpsc::Sender;
 use std::thread::JoinHandle;
 
 /// Timing fields of `info` are left out below these, as in Scan.
@@ -28,37 +28,58 @@ pub(crate) trait Session: Send {
     fn configure(&mut self, params: &Params);
     /// Sets the game from a `pos` line; on error the previous game is kept.
     fn set_position(&mut self, line: &Line) -> Result<(), HubError>;
-    /// Starts a search on its own thread, which writes `info` lines and exactly one `done`, then
-    /// sends [`Input::SearchDone`].
+    /// Who won and why, when the current position decides the game (no move to search for).
+    fn result(&self) -> Option<String>;
+    /// Starts a search on its own thread, which writes `info` lines and exactly one `done`.
     fn start(
         &mut self,
         limits: Limits,
         mode: Mode,
         control: Arc<SearchControl>,
         out: Arc<Output>,
-        done: Sender<Input>,
     ) -> JoinHandle<()>;
 }
 
 /// A session for the variant and table size of `params`.
-pub(crate) fn new_session(params: &Params) -> Box<dyn Session> {
+///
+/// # Errors
+/// When the table cannot be allocated.
+pub(crate) fn new_session(params: &Params) -> Result<Box<dyn Session>, TableError> {
     with_variant!(params.variant, R => {
-        let mut session = VariantSession::<R> {
-            engine: Arc::new(Engine::<R>::new(params.hash_mb, params.threads)),
-            root: Root::new(Position::start()),
-            ply: 0,
-            book: None,
-            book_source: None,
-            book_rule: None,
-        };
-        session.configure(params);
-        Box::new(session)
+        // The table is asked for fallibly; the engine's own constructor would settle for less.
+        let mut engine = Engine::<R>::new(0, params.threads);
+        engine.set_hash(params.hash_mb)?;
+        Ok(session_with::<R>(engine, params))
     })
+}
+
+/// A session whose table is the largest the system gives up to the size of `params`, for when
+/// even the previous size cannot be had again.
+pub(crate) fn fallback_session(params: &Params) -> Box<dyn Session> {
+    with_variant!(params.variant, R => {
+        session_with::<R>(Engine::<R>::new(params.hash_mb, params.threads), params)
+    })
+}
+
+fn session_with<R: Rules>(engine: Engine<R>, params: &Params) -> Box<dyn Session> {
+    let mut session = VariantSession::<R> {
+        engine: Arc::new(engine),
+        root: Root::new(Position::start()),
+        result: None,
+        ply: 0,
+        book: None,
+        book_source: None,
+        book_rule: None,
+    };
+    session.configure(params);
+    Box::new(session)
 }
 
 struct VariantSession<R: Rules> {
     engine: Arc<Engine<R>>,
     root: Root<R>,
+    /// Who won at the root, if the game is decided there (see [`crate::game::Game::result`]).
+    result: Option<String>,
     /// Plies from the start position to the root (estimated when `pos` gave a position
     /// without its history), for the book's `book-ply` rule.
     ply: u32,
@@ -167,8 +188,18 @@ impl<R: Rules> Session for VariantSession<R> {
                 .map_err(|error| HubError::new("illegal move", error.to_string()))?;
         }
         self.root = Root::from_game(&game);
+        // Only a decided game refuses `go`: a draw by rule is the arbiter's to call (GUIs and
+        // lidraughts apply their own draw rules, and a bot refused a move would lose on time).
+        self.result = game
+            .result()
+            .filter(|result| !result.is_draw())
+            .map(|result| result.to_string());
         self.ply = base_ply.saturating_add(u32::try_from(game.ply_count()).unwrap_or(u32::MAX));
         Ok(())
+    }
+
+    fn result(&self) -> Option<String> {
+        self.result.clone()
     }
 
     fn start(
@@ -177,7 +208,6 @@ impl<R: Rules> Session for VariantSession<R> {
         mode: Mode,
         control: Arc<SearchControl>,
         out: Arc<Output>,
-        done: Sender<Input>,
     ) -> JoinHandle<()> {
         let engine = Arc::clone(&self.engine);
         let root = self.root.clone();
@@ -204,7 +234,6 @@ impl<R: Rules> Session for VariantSession<R> {
                         args.push(("ponder", text::hub::<R>(&reply)));
                     }
                     out.line(&protocol::format("done", &args));
-                    let _ = done.send(Input::SearchDone);
                 })
                 .expect("the book thread can be started");
         }
@@ -223,7 +252,6 @@ impl<R: Rules> Session for VariantSession<R> {
                     }
                 }
                 out.line(&protocol::format("done", &args));
-                let _ = done.send(Input::SearchDone);
             })
             .expect("the search thread can be started")
     }

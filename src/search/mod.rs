@@ -19,7 +19,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{BitsOf, Rules};
 use crate::score::Score;
-use crate::tt::TranspositionTable;
+use crate::tt::{TableError, TranspositionTable};
 use params::MAX_PLY;
 use pvs::{Searcher, Shared};
 use std::sync::Arc;
@@ -262,8 +262,12 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
     }
 
     /// Resizes the transposition table (its content is lost).
-    pub fn set_hash(&mut self, megabytes: usize) {
-        self.table = Arc::new(TranspositionTable::new(megabytes));
+    ///
+    /// # Errors
+    /// When the memory cannot be had; the old table is kept.
+    pub fn set_hash(&mut self, megabytes: usize) -> Result<(), TableError> {
+        self.table = Arc::new(TranspositionTable::try_new(megabytes)?);
+        Ok(())
     }
 
     /// Sets the number of search threads.

@@ -98,6 +98,26 @@ impl Engine {
         );
     }
 
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The engine's peak resident memory so far in KiB (`VmHWM` of /proc), where the system
+    /// tells.
+    pub fn peak_memory_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmHWM:"))
+            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+    }
+
+    /// Whether the engine is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
     pub fn quit(mut self) {
         self.send("quit");
         let status = self.child.wait().expect("engine exits");
