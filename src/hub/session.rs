@@ -4,6 +4,7 @@
 
 use super::{HubError, Input, Output, Params, protocol};
 use crate::book::{Book, BookRule, estimated_ply};
+use crate::eval::Eval;
 use crate::game::Game;
 use crate::notation::{fen, hub, text};
 use crate::position::Position;
@@ -44,7 +45,11 @@ pub(crate) trait Session: Send {
 pub(crate) fn new_session(params: &Params) -> Box<dyn Session> {
     with_variant!(params.variant, R => {
         let mut session = VariantSession::<R> {
-            engine: Arc::new(Engine::<R>::new(params.hash_mb, params.threads)),
+            engine: Arc::new(Engine::<R, Eval>::with_evaluator(
+                params.eval.clone(),
+                params.hash_mb,
+                params.threads,
+            )),
             root: Root::new(Position::start()),
             ply: 0,
             book: None,
@@ -57,7 +62,7 @@ pub(crate) fn new_session(params: &Params) -> Box<dyn Session> {
 }
 
 struct VariantSession<R: Rules> {
-    engine: Arc<Engine<R>>,
+    engine: Arc<Engine<R, Eval>>,
     root: Root<R>,
     /// Plies from the start position to the root (estimated when `pos` gave a position
     /// without its history), for the book's `book-ply` rule.
@@ -122,6 +127,7 @@ impl<R: Rules> Session for VariantSession<R> {
         match Arc::get_mut(&mut self.engine) {
             Some(engine) => {
                 engine.set_threads(params.threads);
+                engine.set_evaluator(params.eval.clone());
                 engine.set_ponder(params.ponder);
             }
             None => log::warn!("parameters cannot change during a search"),
