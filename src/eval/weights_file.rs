@@ -192,3 +192,64 @@ impl PatternWeights {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewrite_checksum(bytes: &mut [u8]) {
+        let body = bytes.len() - CHECKSUM_BYTES;
+        let sum = checksum(&bytes[..body]);
+        bytes[body..].copy_from_slice(&sum.to_le_bytes());
+    }
+
+    #[test]
+    fn the_embedded_weights_round_trip() {
+        let weights = PatternWeights::embedded();
+        let bytes = weights.to_bytes();
+        assert_eq!(bytes, EMBEDDED);
+        assert_eq!(PatternWeights::parse(&bytes).as_ref(), Ok(&*weights));
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_the_reason() {
+        let good = PatternWeights::embedded().to_bytes();
+        assert_eq!(
+            PatternWeights::parse(&good[..10]),
+            Err(WeightsError::Truncated(10))
+        );
+        assert_eq!(
+            PatternWeights::parse(&good[..good.len() - 1]),
+            Err(WeightsError::Truncated(good.len() - 1))
+        );
+        let mut longer = good.clone();
+        longer.push(0);
+        assert_eq!(
+            PatternWeights::parse(&longer),
+            Err(WeightsError::TrailingBytes(1))
+        );
+        let mut magic = good.clone();
+        magic[0] = b'X';
+        assert_eq!(PatternWeights::parse(&magic), Err(WeightsError::BadMagic));
+        let mut version = good.clone();
+        version[8] = 9;
+        assert_eq!(
+            PatternWeights::parse(&version),
+            Err(WeightsError::Version(9))
+        );
+        let mut layout = good.clone();
+        layout[12] = 2;
+        rewrite_checksum(&mut layout);
+        assert!(matches!(
+            PatternWeights::parse(&layout),
+            Err(WeightsError::Layout { found: 2, .. })
+        ));
+        let mut corrupt = good.clone();
+        corrupt[HEADER_BYTES + 5] ^= 1;
+        assert_eq!(PatternWeights::parse(&corrupt), Err(WeightsError::Checksum));
+        assert!(matches!(
+            PatternWeights::load(Path::new("/nonexistent/weights.bin")),
+            Err(WeightsError::Unreadable { .. })
+        ));
+    }
+}
