@@ -60,7 +60,7 @@ pub enum Eval {
 pub const EVAL_NAMES: [&str; 2] = ["hand", "patterns"];
 
 /// The evaluation played by default.
-pub const DEFAULT_EVAL: &str = "hand";
+pub const DEFAULT_EVAL: &str = "patterns";
 
 /// Why an evaluation could not be selected.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -1,6 +1,6 @@
 //! The trainer of the pattern evaluation: logistic regression of a mix of game results and search
 //! scores on the evaluation's own features ([`patterns::features`], the function the engine
-//! calls), with L2 regularisation of the pattern and king-square weights, a held-out validation
+//! calls), with (decoupled) weight decay of the pattern and king-square weights, a held-out validation
 //! set (whole games), minibatch Adam and rayon.
 //!
 //! The model's score is `sum(value * ((1 - phase) * opening + phase * endgame))` in centi-men,
@@ -45,7 +45,8 @@ const K_ITERATIONS: usize = 60;
 pub struct TrainSettings {
     /// Weight of the game result in the target (the rest is the search score).
     pub lambda: f32,
-    /// L2 penalty per pattern or king-square weight (per centi-man squared, per sample).
+    /// Weight decay of the pattern and king-square weights: the fraction they shrink by per
+    /// step (at the starting learning rate; decoupled from the gradient, as in AdamW).
     pub l2: f32,
     /// Passes over the training set.
     pub epochs: usize,
@@ -62,11 +63,11 @@ pub struct TrainSettings {
 impl Default for TrainSettings {
     fn default() -> Self {
         TrainSettings {
-            lambda: 0.5,
-            l2: 1e-4,
-            epochs: 20,
-            batch: 16_384,
-            learning_rate: 1.0,
+            lambda: 0.1,
+            l2: 0.0,
+            epochs: 12,
+            batch: 2048,
+            learning_rate: 2.0,
             seed: 1,
             validation_every: 20,
         }
@@ -284,9 +285,12 @@ pub fn train(
             let correction2 = 1.0 - BETA2.powi(step as i32);
             for parameter in 0..PARAMETERS {
                 for phase in 0..2 {
-                    let mut g = gradients.iter().map(|g| g[parameter][phase]).sum::<f32>() * scale;
+                    let g = gradients.iter().map(|g| g[parameter][phase]).sum::<f32>() * scale;
                     if penalised(parameter) {
-                        g += 2.0 * settings.l2 * weights[parameter][phase];
+                        // Decoupled weight decay (AdamW): an L2 gradient through Adam would be
+                        // normalised to a full step for every weight its batch does not touch.
+                        weights[parameter][phase] *=
+                            1.0 - settings.l2 * rate / settings.learning_rate;
                     }
                     if g == 0.0 && first[parameter][phase] == 0.0 {
                         continue;

@@ -75,19 +75,19 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
         /// Weight of the game result in the target (the rest: the search score).
-        #[arg(long, default_value_t = 0.5)]
+        #[arg(long, default_value_t = 0.1)]
         lambda: f32,
-        /// L2 penalty of the pattern and king-square weights.
-        #[arg(long, default_value_t = 1e-4)]
+        /// Weight decay of the pattern and king-square weights per step (AdamW-style).
+        #[arg(long, default_value_t = 0.0)]
         l2: f32,
         /// Passes over the data.
-        #[arg(long, default_value_t = 20)]
+        #[arg(long, default_value_t = 12)]
         epochs: usize,
         /// Positions per gradient step.
-        #[arg(long, default_value_t = 16_384)]
+        #[arg(long, default_value_t = 2048)]
         batch: usize,
         /// Adam's step size at the start, centi-men.
-        #[arg(long, default_value_t = 1.0)]
+        #[arg(long, default_value_t = 2.0)]
         learning_rate: f32,
         /// Seed of the batch order.
         #[arg(long, default_value_t = 1)]
