@@ -22,6 +22,7 @@ pub mod dxp;
 pub mod eval;
 pub mod game;
 pub mod hub;
+pub mod learn;
 pub mod lines;
 pub mod matches;
 pub mod movegen;

@@ -291,3 +291,25 @@ fn self_play_game_through_the_hub() {
     assert!(moves.len() >= 40, "{moves:?}");
     engine.quit();
 }
+
+#[test]
+fn a_bad_weights_file_is_an_error_and_the_evaluation_in_use_stays() {
+    let mut engine = Engine::start();
+    engine.handshake();
+    engine.send("set-param name=eval value=patterns");
+    engine.send("set-param name=eval-file value=/nonexistent/weights.bin");
+    let error = engine.next();
+    assert!(
+        error.starts_with("error message=\"bad value\"") && error.contains("eval-file"),
+        "{error}"
+    );
+    engine.send("set-param name=eval value=neural");
+    assert!(engine.next().starts_with("error"));
+    engine.send("pos start");
+    engine.send("level nodes=5000");
+    engine.send("go think");
+    let done = engine.until("done");
+    let mv = value(done.last().expect("a done line"), "move").expect("a move");
+    assert!(legal_in_start(mv), "{mv}");
+    engine.quit();
+}

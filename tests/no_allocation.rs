@@ -69,3 +69,21 @@ fn perft_does_not_allocate() {
         }
     }
 }
+
+#[test]
+fn the_pattern_evaluation_does_not_allocate() {
+    use rafle::eval::{Eval, Evaluator};
+    let eval = Eval::select("patterns", None).expect("embedded weights");
+    let positions = [
+        Position::<International>::start(),
+        fen::parse("B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46").expect("R178"),
+        fen::parse("W:W15,K46,33:B36,K5").expect("kings"),
+    ];
+    let before = allocations();
+    let mut sum = 0;
+    for position in &positions {
+        sum += Evaluator::<International>::evaluate(&eval, position);
+    }
+    assert_eq!(allocations() - before, 0, "allocations during evaluation");
+    assert!(sum.abs() < 100_000);
+}

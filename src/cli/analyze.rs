@@ -47,6 +47,12 @@ pub struct AnalyzeArgs {
     /// shipped book); the search runs only when the position is not in the book.
     #[arg(long, value_name = "FILE")]
     pub book: Option<Option<std::path::PathBuf>>,
+    /// Evaluation: hand or patterns.
+    #[arg(long, default_value = crate::eval::DEFAULT_EVAL)]
+    pub eval: String,
+    /// Weights file of the pattern evaluation (default: the embedded weights).
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<std::path::PathBuf>,
 }
 
 /// Runs `rafle analyze`.
@@ -58,6 +64,8 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
 }
 
 fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
+    let eval = crate::eval::Eval::select(&args.eval, args.eval_file.as_deref())
+        .map_err(|e| e.to_string())?;
     let start = match &args.fen {
         Some(text) => fen::parse::<R>(text).map_err(|e| {
             format!(
@@ -92,7 +100,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         }
         limits.move_time = Some(Duration::from_secs_f64(seconds));
     }
-    let mut engine = Engine::<R>::new(0, args.threads as usize);
+    let mut engine = Engine::<R, crate::eval::Eval>::with_evaluator(eval, 0, args.threads as usize);
     let hash =
         usize::try_from(args.hash).map_err(|_| format!("--hash {}: too large", args.hash))?;
     engine
@@ -102,7 +110,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
     println!(
         "{} to move, static evaluation {}, draw counters: {}",
         root.position.side(),
-        score::to_men(crate::eval::evaluate(&root.position)),
+        score::to_men(engine.evaluate(&root.position)),
         root.counters
     );
     match game.result() {

@@ -4,6 +4,7 @@
 //! count is a refactoring; a change that alters it says so in its commit message (`Bench: N`)
 //! and pins the new count in `tests/bench.rs`.
 
+use crate::eval::{Eval, Evaluator};
 use crate::notation::fen;
 use crate::position::Position;
 use crate::rules::International;
@@ -45,14 +46,29 @@ pub struct BenchArgs {
     /// Depth of each search.
     #[arg(short, long, default_value_t = BENCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=40))]
     pub depth: u32,
+    /// Evaluation: hand or patterns (default: the engine's default).
+    #[arg(long, default_value = crate::eval::DEFAULT_EVAL)]
+    pub eval: String,
+    /// Weights file of the pattern evaluation (default: the embedded weights).
+    #[arg(long, value_name = "FILE")]
+    pub eval_file: Option<std::path::PathBuf>,
 }
+
+/// Static evaluations timed per bench position for the ns-per-evaluation figure.
+const EVAL_TIMING_ROUNDS: u32 = 50_000;
 
 /// Runs `rafle bench` and returns the total node count.
 ///
 /// # Errors
 /// None in practice: the positions are fixed and valid.
 pub fn run(args: &BenchArgs) -> Result<(), String> {
-    let (nodes, seconds) = bench(args.depth, true)?;
+    let eval = Eval::select(&args.eval, args.eval_file.as_deref()).map_err(|e| e.to_string())?;
+    eprintln!(
+        "evaluation {}: {:.1} ns per call",
+        args.eval,
+        eval_nanos(&eval)?
+    );
+    let (nodes, seconds) = bench_with(args.depth, &eval, true)?;
     let nps = if seconds > 0.0 {
         (nodes as f64 / seconds) as u64
     } else {
@@ -67,12 +83,49 @@ pub fn run(args: &BenchArgs) -> Result<(), String> {
 /// # Errors
 /// If a bench position does not parse (a bug).
 pub fn bench(depth: u32, verbose: bool) -> Result<(u64, f64), String> {
+    bench_with(depth, &Eval::default_eval(), verbose)
+}
+
+fn positions() -> Result<Vec<Position<International>>, String> {
+    BENCH_POSITIONS
+        .iter()
+        .enumerate()
+        .map(|(index, text)| {
+            fen::parse(text).map_err(|e| format!("bench position {}: {e}", index + 1))
+        })
+        .collect()
+}
+
+/// Mean time of one static evaluation over the bench positions, in nanoseconds.
+///
+/// # Errors
+/// If a bench position does not parse (a bug).
+pub fn eval_nanos(eval: &Eval) -> Result<f64, String> {
+    let positions = positions()?;
+    let started = Instant::now();
+    let mut sum = 0i64;
+    for _ in 0..EVAL_TIMING_ROUNDS {
+        for position in &positions {
+            sum += i64::from(eval.evaluate(std::hint::black_box(position)));
+        }
+    }
+    std::hint::black_box(sum);
+    Ok(started.elapsed().as_secs_f64() * 1e9
+        / f64::from(EVAL_TIMING_ROUNDS)
+        / positions.len() as f64)
+}
+
+/// [`bench`] with the evaluation `eval`.
+///
+/// # Errors
+/// If a bench position does not parse (a bug).
+pub fn bench_with(depth: u32, eval: &Eval, verbose: bool) -> Result<(u64, f64), String> {
     let mut total = 0;
     let started = Instant::now();
     for (index, text) in BENCH_POSITIONS.iter().enumerate() {
         let position: Position<International> =
             fen::parse(text).map_err(|e| format!("bench position {}: {e}", index + 1))?;
-        let engine = Engine::<International>::new(BENCH_HASH_MB, 1);
+        let engine = Engine::<International, Eval>::with_evaluator(eval.clone(), BENCH_HASH_MB, 1);
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()

@@ -1,7 +1,8 @@
 //! Static evaluation.
 //!
-//! The search asks an [`Evaluator`] for a score; [`HandCrafted`] is the evaluation we ship now,
-//! and a learned evaluation can take its place behind the same trait later.
+//! The search asks an [`Evaluator`] for a score. Two evaluations exist: [`HandCrafted`] (below)
+//! and the learned pattern evaluation ([`patterns`], international draughts only, weights as data
+//! in [`weights_file`]); [`Eval`] selects one at run time (the Hub's `eval` parameter, `--eval`).
 //!
 //! The hand-crafted evaluation is linear in a small set of [`Feature`]s, each counted for White
 //! minus Black, with two weights per feature (opening and endgame) blended by the number of men
@@ -11,18 +12,22 @@
 //! construction: a position and its colour mirror get the same score for the side to move
 //! (tested below).
 
+pub mod patterns;
 pub mod weights;
+pub mod weights_file;
 
 use crate::core::{BitBoard, Color, Direction, Geometry};
 use crate::movegen;
 use crate::position::Position;
 use crate::rules::{BitsOf, Goal, Rules};
 use crate::score::{EVAL_LIMIT, Score};
+use std::sync::Arc;
 use weights::{
     ANTI_OFFERED, BREAKTHROUGH_ADVANCE, BREAKTHROUGH_RUNAWAY, BREAKTHROUGH_RUNAWAY_PER_ROW,
     LONE_KING_ENDING_DIVISOR, LONE_KING_ENDING_MAX_PIECES, LONE_KING_ENDING_MIN_ROWS,
     RUNAWAY_MAX_ROWS, WEIGHTS,
 };
+use weights_file::{PatternWeights, WeightsError};
 
 /// A static evaluation function.
 pub trait Evaluator<R: Rules>: Send + Sync {
@@ -38,6 +43,78 @@ impl<R: Rules> Evaluator<R> for HandCrafted {
     #[inline]
     fn evaluate(&self, position: &Position<R>) -> Score {
         evaluate(position)
+    }
+}
+
+/// The evaluation chosen at run time: the hand-crafted one, or the pattern evaluation with its
+/// weights (which falls back to the hand-crafted one outside international draughts).
+#[derive(Clone, Debug)]
+pub enum Eval {
+    /// [`HandCrafted`].
+    HandCrafted,
+    /// [`patterns`] with these weights.
+    Patterns(Arc<PatternWeights>),
+}
+
+/// Names of the evaluations, as the `eval` option takes them.
+pub const EVAL_NAMES: [&str; 2] = ["hand", "patterns"];
+
+/// The evaluation played by default.
+pub const DEFAULT_EVAL: &str = "patterns";
+
+/// Why an evaluation could not be selected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EvalError {
+    /// No evaluation of that name.
+    #[error("unknown evaluation {0:?} (expected hand or patterns)")]
+    UnknownName(String),
+    /// The weights file was refused.
+    #[error(transparent)]
+    Weights(#[from] WeightsError),
+}
+
+impl Eval {
+    /// The evaluation named `name` (see [`EVAL_NAMES`]); the pattern evaluation takes its
+    /// weights from `file` when given, else the embedded ones.
+    ///
+    /// # Errors
+    /// Unknown name, or a weights file that does not load.
+    pub fn select(name: &str, file: Option<&std::path::Path>) -> Result<Self, EvalError> {
+        let weights = || match file {
+            Some(path) => PatternWeights::load(path).map(Arc::new),
+            None => Ok(PatternWeights::embedded()),
+        };
+        match name.trim().to_ascii_lowercase().as_str() {
+            "hand" => {
+                // A bad file is an error even when the hand-crafted evaluation is chosen, so
+                // that a later switch to patterns cannot fail silently.
+                weights()?;
+                Ok(Eval::HandCrafted)
+            }
+            "patterns" => Ok(Eval::Patterns(weights()?)),
+            _ => Err(EvalError::UnknownName(name.to_string())),
+        }
+    }
+
+    /// The default evaluation ([`DEFAULT_EVAL`], embedded weights).
+    pub fn default_eval() -> Self {
+        Self::select(DEFAULT_EVAL, None).expect("the default evaluation exists")
+    }
+}
+
+impl Default for Eval {
+    fn default() -> Self {
+        Self::default_eval()
+    }
+}
+
+impl<R: Rules> Evaluator<R> for Eval {
+    #[inline]
+    fn evaluate(&self, position: &Position<R>) -> Score {
+        match self {
+            Eval::Patterns(weights) if patterns::applies::<R>() => weights.evaluate(position),
+            _ => evaluate(position),
+        }
     }
 }
 

@@ -15,6 +15,7 @@
 pub mod protocol;
 mod session;
 
+use crate::eval::{DEFAULT_EVAL, EVAL_NAMES, Eval};
 use crate::lines::{LineRead, excerpt};
 use crate::rules::Variant;
 use crate::search::params::MAX_DEPTH;
@@ -96,6 +97,11 @@ pub(crate) struct Params {
     pub book_margin: i64,
     /// Book file; empty for the variant's default (see [`crate::book::default_path`]).
     pub book_file: String,
+    /// Evaluation name (`eval`) and weights file (`eval-file`, empty for the embedded weights).
+    pub eval_name: String,
+    pub eval_file: String,
+    /// The evaluation they select (kept when a new value fails to load).
+    pub eval: Eval,
 }
 
 impl Default for Params {
@@ -109,6 +115,9 @@ impl Default for Params {
             book_ply: DEFAULT_BOOK_PLY,
             book_margin: DEFAULT_BOOK_MARGIN,
             book_file: String::new(),
+            eval_name: DEFAULT_EVAL.to_string(),
+            eval_file: String::new(),
+            eval: Eval::default_eval(),
         }
     }
 }
@@ -292,7 +301,7 @@ impl Hub {
             ],
         ));
         let names: Vec<&str> = Variant::ALL.iter().map(|v| v.hub_name()).collect();
-        let params: [Vec<(&str, String)>; 8] = [
+        let params: [Vec<(&str, String)>; 10] = [
             vec![
                 ("name", "variant".into()),
                 ("value", p.variant.hub_name().into()),
@@ -318,6 +327,17 @@ impl Hub {
             ],
             int_param("threads", p.threads as i64, 1..=MAX_THREADS as i64),
             int_param("hash", p.hash_mb as i64, 1..=max_hash_mb()),
+            vec![
+                ("name", "eval".into()),
+                ("value", p.eval_name.clone()),
+                ("type", "enum".into()),
+                ("values", EVAL_NAMES.join(" ")),
+            ],
+            vec![
+                ("name", "eval-file".into()),
+                ("value", p.eval_file.clone()),
+                ("type", "string".into()),
+            ],
         ];
         for param in &params {
             self.out.line(&protocol::format("param", param));
@@ -382,6 +402,19 @@ impl Hub {
             "book-ply" => self.params.book_ply = int(BOOK_PLY_RANGE)?,
             "book-margin" => self.params.book_margin = int(BOOK_MARGIN_RANGE)?,
             "book-file" => self.params.book_file = value.trim().to_string(),
+            "eval" | "eval-file" => {
+                let (eval_name, eval_file) = if name == "eval" {
+                    (value.trim().to_string(), self.params.eval_file.clone())
+                } else {
+                    (self.params.eval_name.clone(), value.trim().to_string())
+                };
+                let file = (!eval_file.is_empty()).then(|| std::path::Path::new(&eval_file));
+                // On error the evaluation in use stays.
+                self.params.eval = Eval::select(&eval_name, file)
+                    .map_err(|e| HubError::new("bad value", format!("{name}: {e}")))?;
+                self.params.eval_name = eval_name;
+                self.params.eval_file = eval_file;
+            }
             other => log::info!("set-param: unknown parameter '{}' ignored", excerpt(other)),
         }
         if let Some(session) = self.session.as_mut() {

@@ -4,6 +4,7 @@
 
 use super::{HubError, Output, Params, protocol};
 use crate::book::{Book, BookRule, estimated_ply};
+use crate::eval::Eval;
 use crate::game::Game;
 use crate::notation::{fen, hub, text};
 use crate::position::Position;
@@ -47,7 +48,7 @@ pub(crate) trait Session: Send {
 pub(crate) fn new_session(params: &Params) -> Result<Box<dyn Session>, TableError> {
     with_variant!(params.variant, R => {
         // The table is asked for fallibly; the engine's own constructor would settle for less.
-        let mut engine = Engine::<R>::new(0, params.threads);
+        let mut engine = Engine::<R, Eval>::with_evaluator(params.eval.clone(), 0, params.threads);
         engine.set_hash(params.hash_mb)?;
         Ok(session_with::<R>(engine, params))
     })
@@ -57,11 +58,13 @@ pub(crate) fn new_session(params: &Params) -> Result<Box<dyn Session>, TableErro
 /// even the previous size cannot be had again.
 pub(crate) fn fallback_session(params: &Params) -> Box<dyn Session> {
     with_variant!(params.variant, R => {
-        session_with::<R>(Engine::<R>::new(params.hash_mb, params.threads), params)
+        let engine =
+            Engine::<R, Eval>::with_evaluator(params.eval.clone(), params.hash_mb, params.threads);
+        session_with::<R>(engine, params)
     })
 }
 
-fn session_with<R: Rules>(engine: Engine<R>, params: &Params) -> Box<dyn Session> {
+fn session_with<R: Rules>(engine: Engine<R, Eval>, params: &Params) -> Box<dyn Session> {
     let mut session = VariantSession::<R> {
         engine: Arc::new(engine),
         root: Root::new(Position::start()),
@@ -76,7 +79,7 @@ fn session_with<R: Rules>(engine: Engine<R>, params: &Params) -> Box<dyn Session
 }
 
 struct VariantSession<R: Rules> {
-    engine: Arc<Engine<R>>,
+    engine: Arc<Engine<R, Eval>>,
     root: Root<R>,
     /// Who won at the root, if the game is decided there (see [`crate::game::Game::result`]).
     result: Option<String>,
@@ -143,6 +146,7 @@ impl<R: Rules> Session for VariantSession<R> {
         match Arc::get_mut(&mut self.engine) {
             Some(engine) => {
                 engine.set_threads(params.threads);
+                engine.set_evaluator(params.eval.clone());
                 engine.set_ponder(params.ponder);
             }
             None => log::warn!("parameters cannot change during a search"),

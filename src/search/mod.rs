@@ -270,6 +270,13 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
         Ok(())
     }
 
+    /// Replaces the evaluator (the transposition table is cleared: its scores came from the old
+    /// one).
+    pub fn set_evaluator(&mut self, evaluator: E) {
+        self.evaluator = evaluator;
+        self.table.clear();
+    }
+
     /// Sets the number of search threads.
     pub fn set_threads(&mut self, threads: usize) {
         self.threads = threads.clamp(1, MAX_THREADS);

@@ -1,8 +1,9 @@
 //! `rafle-tune`: fits the hand-crafted evaluation's weights to game results (Texel's method).
 //!
-//! * `rafle-tune datagen --games N --nodes N --out FILE`: self-play games of Rafle from random
-//!   openings, writing each quiet position with the game's result (`FEN<TAB>result`, result 1 =
-//!   White won, 0.5 = draw, 0 = Black won).
+//! * `rafle-tune datagen --games N --nodes N --out FILE [--shard i/n]`: self-play games of Rafle
+//!   from random openings, writing each quiet position with the search score and the game's
+//!   result (packed binary, resumable; see `rafle::learn::data`).
+//! * `rafle-tune merge SHARD... --out FILE`: merges shards, games in index order.
 //! * `rafle-tune fit --data FILE [--write src/eval/weights.rs]`: logistic regression of the
 //!   results on the evaluation's features: finds the sigmoid scale `K` for the current weights, then
 //!   minimises the mean squared error of `sigmoid(eval)` against the results with Adam, keeping the
@@ -10,39 +11,16 @@
 //!   weights file.
 
 use clap::{Parser, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
+use rafle::eval::weights_file;
 use rafle::eval::{self, FEATURES, Features, WEIGHT_NAMES, weights::WEIGHTS};
-use rafle::game::Game;
-use rafle::notation::fen;
-use rafle::position::Position;
-use rafle::rules::International;
-use rafle::score;
-use rafle::search::{Engine, Limits, Mode, Root, SearchControl};
-use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
+use rafle::learn::{
+    self,
+    data::{self, GenSettings, Shard},
+    train::TrainSettings,
+};
 use rayon::prelude::*;
-use std::io::Write;
-use std::path::PathBuf;
-use std::sync::Mutex;
+use std::path::{Path, PathBuf};
 
-type I = International;
-
-/// Transposition table of each self-play engine, in MiB.
-const DATAGEN_HASH_MB: usize = 8;
-/// Random plies at the start of each game (uniform among legal moves), at least and at most.
-const RANDOM_PLIES: std::ops::RangeInclusive<usize> = 4..=9;
-/// Openings whose searched score is further from equal than this are not played.
-const MAX_OPENING_SCORE: i32 = 150;
-/// Depth of the opening check.
-const OPENING_CHECK_DEPTH: u32 = 6;
-/// Games longer than this are scored as draws.
-const MAX_PLIES: usize = 300;
-/// A side whose score stays above this for [`ADJUDICATION_PLIES`] plies is declared the winner.
-const ADJUDICATION_SCORE: i32 = 700;
-/// See [`ADJUDICATION_SCORE`].
-const ADJUDICATION_PLIES: usize = 8;
-/// Positions are recorded from this ply on (after the random opening).
-const FIRST_RECORDED_PLY: usize = 10;
 /// Adam's hyper-parameters.
 const LEARNING_RATE: f64 = 0.5;
 const BETA1: f64 = 0.9;
@@ -61,23 +39,74 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Play self-play games and write quiet positions with the results.
+    /// Play self-play games and write their quiet positions (packed binary, resumable).
     Datagen {
-        /// Games to play.
+        /// Games in the whole run (over all shards).
         #[arg(long, default_value_t = 1000)]
         games: u64,
         /// Nodes per move.
         #[arg(long, default_value_t = 5000)]
         nodes: u64,
-        /// Output file (appended to).
+        /// Output file; games it already holds are not played again (resume after a kill).
         #[arg(long)]
         out: PathBuf,
-        /// Seed of the random openings.
+        /// Master seed of the random openings.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Worker threads.
         #[arg(long, default_value_t = 2)]
         threads: usize,
+        /// This run's share of the games, `i/n`: those whose index is i modulo n.
+        #[arg(long, default_value = "0/1")]
+        shard: String,
+        /// Evaluation of the self-play engine: `hand` or `patterns`.
+        #[arg(long, default_value = "hand")]
+        eval: String,
+        /// Weights file of the pattern evaluation (default: the embedded one).
+        #[arg(long)]
+        eval_file: Option<PathBuf>,
+    },
+    /// Train the pattern evaluation and write its weights file and provenance.
+    Train {
+        /// Data files written by `datagen` (or `merge`).
+        #[arg(long, required = true)]
+        data: Vec<PathBuf>,
+        /// Weights file to write; the provenance goes beside it (same name, `.toml`).
+        #[arg(long)]
+        out: PathBuf,
+        /// Weight of the game result in the target (the rest: the search score).
+        #[arg(long, default_value_t = 0.1)]
+        lambda: f32,
+        /// Weight decay of the pattern and king-square weights per step (AdamW-style).
+        #[arg(long, default_value_t = 0.0)]
+        l2: f32,
+        /// Passes over the data.
+        #[arg(long, default_value_t = 12)]
+        epochs: usize,
+        /// Positions per gradient step.
+        #[arg(long, default_value_t = 2048)]
+        batch: usize,
+        /// Adam's step size at the start, centi-men.
+        #[arg(long, default_value_t = 2.0)]
+        learning_rate: f32,
+        /// Seed of the batch order.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games whose index is a multiple of this are held out for validation.
+        #[arg(long, default_value_t = 20)]
+        validation_every: u64,
+        /// Worker threads.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+    },
+    /// Merge data files (shards) into one, games in index order.
+    Merge {
+        /// Input data files.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Output file.
+        #[arg(long)]
+        out: PathBuf,
     },
     /// Fit the weights to the data.
     Fit {
@@ -102,7 +131,45 @@ fn main() {
             out,
             seed,
             threads,
-        } => datagen(games, nodes, &out, seed, threads),
+            shard,
+            eval,
+            eval_file,
+        } => datagen(
+            games,
+            nodes,
+            &out,
+            seed,
+            threads,
+            &shard,
+            &eval,
+            eval_file.as_deref(),
+        ),
+        Command::Train {
+            data,
+            out,
+            lambda,
+            l2,
+            epochs,
+            batch,
+            learning_rate,
+            seed,
+            validation_every,
+            threads,
+        } => {
+            let settings = TrainSettings {
+                lambda,
+                l2,
+                epochs,
+                batch,
+                learning_rate,
+                seed,
+                validation_every,
+            };
+            train(&data, &out, &settings, threads)
+        }
+        Command::Merge { inputs, out } => data::merge(&inputs, &out)
+            .map(|positions| eprintln!("{positions} positions written to {}", out.display()))
+            .map_err(|e| e.to_string()),
         Command::Fit {
             data,
             iterations,
@@ -115,141 +182,6 @@ fn main() {
     }
 }
 
-fn datagen(games: u64, nodes: u64, out: &PathBuf, seed: u64, threads: usize) -> Result<(), String> {
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(out)
-        .map_err(|e| format!("{}: {e}", out.display()))?;
-    let file = Mutex::new(std::io::BufWriter::new(file));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| e.to_string())?;
-    let bar = ProgressBar::new(games);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} games {per_sec} eta {eta} {msg}")
-            .map_err(|e| e.to_string())?,
-    );
-    let positions = std::sync::atomic::AtomicU64::new(0);
-    pool.install(|| {
-        (0..games).into_par_iter().for_each(|game| {
-            let lines = play_game(seed.wrapping_mul(1_000_003).wrapping_add(game), nodes);
-            positions.fetch_add(lines.len() as u64, std::sync::atomic::Ordering::Relaxed);
-            if let Ok(mut writer) = file.lock() {
-                for line in &lines {
-                    let _ = writeln!(writer, "{line}");
-                }
-            }
-            bar.set_message(format!(
-                "{} positions",
-                positions.load(std::sync::atomic::Ordering::Relaxed)
-            ));
-            bar.inc(1);
-        });
-    });
-    bar.finish();
-    file.lock()
-        .map_err(|e| e.to_string())?
-        .flush()
-        .map_err(|e| e.to_string())
-}
-
-/// One self-play game; returns its recorded lines (empty if the opening was unbalanced).
-fn play_game(seed: u64, nodes: u64) -> Vec<String> {
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let engine = Engine::<I>::new(DATAGEN_HASH_MB, 1);
-    let mut game = Game::new(Position::<I>::start());
-    let random_plies = rng.random_range(RANDOM_PLIES);
-    for _ in 0..random_plies {
-        let moves = game.position().legal_moves();
-        if moves.is_empty() {
-            return Vec::new();
-        }
-        let mv = moves[rng.random_range(0..moves.len())];
-        if game.play(&mv).is_err() {
-            return Vec::new();
-        }
-    }
-    let check = Limits {
-        depth: Some(OPENING_CHECK_DEPTH),
-        ..Limits::default()
-    };
-    let opening = engine.search(
-        &Root::from_game(&game),
-        &check,
-        Mode::Analyze,
-        &SearchControl::new(),
-        |_| {},
-    );
-    if opening.score.abs() > MAX_OPENING_SCORE {
-        return Vec::new();
-    }
-    let limits = Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    };
-    let mut recorded = Vec::new();
-    let mut white_ahead = 0usize;
-    let mut black_ahead = 0usize;
-    let result = loop {
-        if let Some(result) = game.result() {
-            break match result.winner {
-                Some(rafle::core::Color::White) => 1.0,
-                Some(rafle::core::Color::Black) => 0.0,
-                None => 0.5,
-            };
-        }
-        if game.ply_count() >= MAX_PLIES {
-            break 0.5;
-        }
-        let position = *game.position();
-        let outcome = engine.search(
-            &Root::from_game(&game),
-            &limits,
-            Mode::Analyze,
-            &SearchControl::new(),
-            |_| {},
-        );
-        let Some(best) = outcome.best else { break 0.5 };
-        let white_score = if position.side() == rafle::core::Color::White {
-            outcome.score
-        } else {
-            -outcome.score
-        };
-        if game.ply_count() >= FIRST_RECORDED_PLY
-            && !position.has_capture()
-            && !eval::is_lone_king_ending(&position)
-            && !score::is_decisive(outcome.score)
-        {
-            recorded.push(fen::format(&position));
-        }
-        white_ahead = if white_score > ADJUDICATION_SCORE {
-            white_ahead + 1
-        } else {
-            0
-        };
-        black_ahead = if white_score < -ADJUDICATION_SCORE {
-            black_ahead + 1
-        } else {
-            0
-        };
-        if white_ahead >= ADJUDICATION_PLIES {
-            break 1.0;
-        }
-        if black_ahead >= ADJUDICATION_PLIES {
-            break 0.0;
-        }
-        if game.play(&best).is_err() {
-            break 0.5;
-        }
-    };
-    recorded
-        .into_iter()
-        .map(|fen_text| format!("{fen_text}\t{result}"))
-        .collect()
-}
-
 /// A training position: features, phase shares, result.
 struct Sample {
     features: Features,
@@ -258,32 +190,140 @@ struct Sample {
     result: f64,
 }
 
+#[allow(clippy::too_many_arguments)]
+fn datagen(
+    games: u64,
+    nodes: u64,
+    out: &Path,
+    seed: u64,
+    threads: usize,
+    shard: &str,
+    eval_name: &str,
+    eval_file: Option<&Path>,
+) -> Result<(), String> {
+    let settings = GenSettings {
+        games,
+        nodes,
+        seed,
+        threads,
+        shard: Shard::parse(shard).map_err(|e| e.to_string())?,
+        progress: true,
+    };
+    let evaluator = eval::Eval::select(eval_name, eval_file).map_err(|e| e.to_string())?;
+    let report = data::generate(&settings, &evaluator, out).map_err(|e| e.to_string())?;
+    eprintln!(
+        "{} games kept, {} played, {} positions written to {}",
+        report.games_kept,
+        report.games_played,
+        report.positions,
+        out.display()
+    );
+    Ok(())
+}
+
+fn train(
+    paths: &[PathBuf],
+    out: &Path,
+    settings: &TrainSettings,
+    threads: usize,
+) -> Result<(), String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build_global()
+        .map_err(|e| e.to_string())?;
+    let data = data::load_positions(paths).map_err(|e| e.to_string())?;
+    if data.is_empty() {
+        return Err("no positions".to_string());
+    }
+    let games: std::collections::BTreeSet<u64> = data.iter().map(|d| d.game).collect();
+    eprintln!("{} positions from {} games", data.len(), games.len());
+    let started = std::time::Instant::now();
+    let (weights, report) = learn::train::train(&data, settings, |epoch, loss| {
+        eprintln!(
+            "epoch {epoch:3}: train loss {:.6}, validation loss {:.6} ({:.0} s)",
+            loss.train,
+            loss.validation,
+            started.elapsed().as_secs_f64()
+        );
+    });
+    eprintln!(
+        "K = {:.6} per centi-man; hand-crafted validation loss {:.6}; quantisation drift {:.3} centi-men",
+        report.k, report.hand_crafted_validation, report.quantisation_drift
+    );
+    std::fs::write(out, weights.to_bytes()).map_err(|e| format!("{}: {e}", out.display()))?;
+    let provenance = out.with_extension("toml");
+    let mut text = String::new();
+    text.push_str(
+        "# Provenance of the weights file beside this one (written by rafle-tune train).\n",
+    );
+    text.push_str(&format!(
+        "weights = {:?}\nweights_checksum_fnv1a = \"{:016x}\"\n",
+        out.file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default(),
+        weights_file::checksum(&weights.to_bytes())
+    ));
+    let command: Vec<String> = std::env::args().collect();
+    text.push_str(&format!("train_command = {:?}\n", command.join(" ")));
+    text.push_str(&format!("trainer_commit = {:?}\n", git_commit()));
+    text.push_str(&format!(
+        "lambda = {}\nl2 = {}\nepochs = {}\nbatch = {}\nlearning_rate = {}\nseed = {}\nvalidation_every = {}\n",
+        settings.lambda, settings.l2, settings.epochs, settings.batch, settings.learning_rate,
+        settings.seed, settings.validation_every
+    ));
+    text.push_str(&format!(
+        "k_per_centiman = {:.6}\ntrain_positions = {}\nvalidation_positions = {}\ngames = {}\nquantisation_drift_centimen = {:.3}\nhand_crafted_validation_loss = {:.6}\n",
+        report.k, report.train_samples, report.validation_samples, games.len(),
+        report.quantisation_drift, report.hand_crafted_validation
+    ));
+    for path in paths {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        text.push_str(&format!(
+            "\n[[data]]\nfile = {:?}\nbytes = {}\nchecksum_fnv1a = \"{:016x}\"\n",
+            path.display().to_string(),
+            bytes.len(),
+            weights_file::checksum(&bytes)
+        ));
+    }
+    text.push_str("\n[losses]\n# epoch = [train, validation] mean cross-entropy\n");
+    for (epoch, loss) in report.losses.iter().enumerate() {
+        text.push_str(&format!(
+            "e{epoch} = [{:.6}, {:.6}]\n",
+            loss.train, loss.validation
+        ));
+    }
+    std::fs::write(&provenance, text).map_err(|e| format!("{}: {e}", provenance.display()))?;
+    eprintln!("wrote {} and {}", out.display(), provenance.display());
+    Ok(())
+}
+
+/// The commit the tool runs in (for the provenance), or `unknown`.
+fn git_commit() -> String {
+    std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
 fn load(paths: &[PathBuf]) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
-    for path in paths {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for (number, line) in text.lines().enumerate() {
-            let Some((fen_text, result)) = line.split_once('\t') else {
-                return Err(format!(
-                    "{}:{}: expected FEN<TAB>result",
-                    path.display(),
-                    number + 1
-                ));
-            };
-            let position = fen::parse::<I>(fen_text)
-                .map_err(|e| format!("{}:{}: {e}", path.display(), number + 1))?;
-            let result: f64 = result
-                .trim()
-                .parse()
-                .map_err(|_| format!("{}:{}: bad result", path.display(), number + 1))?;
-            let (opening, endgame, full) = eval::phase(&position);
-            samples.push(Sample {
-                features: eval::features(&position),
-                opening: f64::from(opening) / f64::from(full),
-                endgame: f64::from(endgame) / f64::from(full),
-                result,
-            });
+    for data::Labelled {
+        outcome, position, ..
+    } in data::load_positions(paths).map_err(|e| e.to_string())?
+    {
+        if eval::is_lone_king_ending(&position) {
+            continue;
         }
+        let (opening, endgame, full) = eval::phase(&position);
+        samples.push(Sample {
+            features: eval::features(&position),
+            opening: f64::from(opening) / f64::from(full),
+            endgame: f64::from(endgame) / f64::from(full),
+            result: f64::from(outcome.white_score()),
+        });
     }
     Ok(samples)
 }

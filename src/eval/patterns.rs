@@ -1,0 +1,413 @@
+//! The pattern evaluation (international draughts): a linear model whose main terms are weights
+//! indexed by the contents of overlapping board regions, in the manner of Scan 2.0.
+//!
+//! * **Regions.** 16 blocks of 4 files x 4 rows, at rows 0, 2, 4, 6 and files 0, 2, 4, 6; each
+//!   holds 8 playable squares, each square empty, a white man or a black man (3^8 states; kings
+//!   are left to the king terms). A block and its twin under the colour mirror (board turned half
+//!   a turn, colours swapped) share one table: the block is read as it stands and adds its
+//!   weight, the twin is read as the mirror would see it and subtracts it. 8 tables, and the
+//!   evaluation is exactly antisymmetric under the colour mirror by construction.
+//! * **Other terms**, White minus Black: men, having a king, further kings, advancement (rows
+//!   the men have gone), balance (|sum of file offsets of the men|), king mobility, a king
+//!   square table (mirrored for Black), and the side to move.
+//! * **Phase.** Every weight has an opening and an endgame value, blended by the rows the men
+//!   still have to go (300 at the start, 0 with no men left).
+//!
+//! Indices are computed from the bitboards at each call, with no allocation: each row's five
+//! squares become a base-3 number through a 32-entry table per colour, and a block's index is
+//! four pairs of those digits (a 243 x 4 table) put together by Horner's rule. The trainer reads
+//! the same [`features`] function, so training and play cannot drift.
+
+use super::weights_file::{PatternWeights, WEIGHT_SCALE};
+use crate::core::{BitBoard, Color, Direction, Geometry};
+use crate::movegen;
+use crate::position::Position;
+use crate::rules::{International, Rules};
+use crate::score::{EVAL_LIMIT, Score};
+use std::any::TypeId;
+
+/// Squares of a board row (playable ones).
+const ROW_SQUARES: usize = 5;
+/// Rows of the board.
+const ROWS: usize = 10;
+/// States of one block: 3 per square, 8 squares.
+pub const TABLE_SIZE: usize = 6561;
+/// Horizontal block positions (files 0, 2, 4, 6).
+const WINDOWS: usize = 4;
+/// First rows of the blocks read as they stand (their twins start at rows 2 and 0).
+const OWN_BLOCK_ROWS: [usize; 2] = [4, 6];
+/// Pattern tables.
+pub const TABLES: usize = OWN_BLOCK_ROWS.len() * WINDOWS;
+/// Base-3 value of one two-square pair of digits (3 x 3).
+const PAIR_STATES: usize = 9;
+/// Base-3 codes of a row's five squares.
+const ROW_STATES: usize = 243;
+
+/// Index of the first king-square weight.
+pub const KING_SQUARE: usize = TABLES * TABLE_SIZE;
+/// Squares of the board (king square table entries).
+const SQUARES: usize = ROWS * ROW_SQUARES;
+/// Men.
+pub const MAN: usize = KING_SQUARE + SQUARES;
+/// Having at least one king.
+pub const FIRST_KING: usize = MAN + 1;
+/// Kings beyond the first.
+pub const MORE_KINGS: usize = MAN + 2;
+/// Rows advanced by the men.
+pub const ADVANCEMENT: usize = MAN + 3;
+/// |Sum over the men of (2 file - 9)|: lopsided wings.
+pub const BALANCE: usize = MAN + 4;
+/// Squares the kings can reach.
+pub const KING_MOBILITY: usize = MAN + 5;
+/// The side to move (+1 White, -1 Black).
+pub const SIDE_TO_MOVE: usize = MAN + 6;
+/// Number of parameters (each with an opening and an endgame value).
+pub const PARAMETERS: usize = MAN + 7;
+
+/// Rows to go over all men at the start (150 per side); the phase runs from this down to 0.
+pub const FULL_TEMPO: i32 = 300;
+/// Centre of the files in the balance term (files 0..9, doubled).
+const BALANCE_CENTRE: i32 = 9;
+
+/// `TERNARY[bits]`: the base-3 number with digit 1 where `bits` (five squares, left to right)
+/// has a bit.
+const TERNARY: [u16; 32] = ternary(false);
+/// The same with the squares read right to left (the board turned half a turn).
+const TERNARY_REVERSED: [u16; 32] = ternary(true);
+
+const fn ternary(reversed: bool) -> [u16; 32] {
+    let mut table = [0u16; 32];
+    let mut bits = 0;
+    while bits < 32 {
+        let mut value = 0;
+        let mut square = 0;
+        let mut power = 1;
+        while square < ROW_SQUARES {
+            let source = if reversed {
+                ROW_SQUARES - 1 - square
+            } else {
+                square
+            };
+            if bits >> source & 1 == 1 {
+                value += power;
+            }
+            power *= 3;
+            square += 1;
+        }
+        table[bits] = value;
+        bits += 1;
+    }
+    table
+}
+
+/// `PAIRS[code][window]`: digits `window` and `window + 1` of a row code, as `d0 + 3 d1`.
+const PAIRS: [[u8; WINDOWS]; ROW_STATES] = {
+    let mut table = [[0u8; WINDOWS]; ROW_STATES];
+    let mut code = 0;
+    while code < ROW_STATES {
+        let mut window = 0;
+        let mut power = 1;
+        while window < WINDOWS {
+            let low = (code / power) % 3;
+            let high = (code / (power * 3)) % 3;
+            table[code][window] = (low + 3 * high) as u8;
+            power *= 3;
+            window += 1;
+        }
+        code += 1;
+    }
+    table
+};
+
+/// Bit of the first square of each row (one ghost bit follows every pair of rows).
+const ROW_START: [u32; ROWS] = {
+    let mut table = [0u32; ROWS];
+    let mut row = 0;
+    while row < ROWS {
+        table[row] = (ROW_SQUARES * row + row / 2) as u32;
+        row += 1;
+    }
+    table
+};
+
+/// `SKEW[row parity][bits]`: sum of `2 file - 9` over the squares of a row's bits (even rows,
+/// counted from Black's side, start on file 1).
+const SKEW: [[i8; 32]; 2] = {
+    let mut table = [[0i8; 32]; 2];
+    let mut parity = 0;
+    while parity < 2 {
+        let offset = if parity == 0 { 1 } else { 0 };
+        let mut bits = 0;
+        while bits < 32 {
+            let mut sum = 0i32;
+            let mut square = 0;
+            while square < ROW_SQUARES {
+                if bits >> square & 1 == 1 {
+                    sum += 2 * (2 * square as i32 + offset) - BALANCE_CENTRE;
+                }
+                square += 1;
+            }
+            table[parity][bits] = sum as i8;
+            bits += 1;
+        }
+        parity += 1;
+    }
+    table
+};
+
+/// Whether the pattern evaluation applies to the variant (it is laid out for international
+/// draughts only).
+#[inline(always)]
+pub fn applies<R: Rules>() -> bool {
+    TypeId::of::<R>() == TypeId::of::<International>()
+}
+
+/// The board as 64-bit words (the variant has the 10x10 layout when [`applies`] holds).
+#[inline(always)]
+fn word<R: Rules>(set: crate::rules::BitsOf<R>) -> u64 {
+    set.to_u128() as u64
+}
+
+/// Calls `add(parameter, value)` for every non-zero term of the position, White's view. The
+/// score is the sum of `value * weight[parameter]`, each weight blended by [`phase`].
+///
+/// Only for international draughts ([`applies`]).
+#[inline(always)]
+pub fn features<R: Rules>(position: &Position<R>, mut add: impl FnMut(usize, i32)) {
+    let white = word::<R>(position.men(Color::White));
+    let black = word::<R>(position.men(Color::Black));
+    // Row codes as they stand, and as the colour mirror sees them (`mirrored[r]` is row r of
+    // the mirrored position).
+    let mut codes = [0usize; ROWS];
+    let mut mirrored = [0usize; ROWS];
+    let mut advancement = 0;
+    let mut skew = [0i32; 2];
+    for row in 0..ROWS {
+        let w = (white >> ROW_START[row]) as usize & 31;
+        let b = (black >> ROW_START[row]) as usize & 31;
+        codes[row] = usize::from(TERNARY[w] + 2 * TERNARY[b]);
+        mirrored[ROWS - 1 - row] = usize::from(TERNARY_REVERSED[b] + 2 * TERNARY_REVERSED[w]);
+        // White's men advance from row 9 to row 0, Black's the other way.
+        advancement +=
+            (ROWS - 1 - row) as i32 * w.count_ones() as i32 - row as i32 * b.count_ones() as i32;
+        skew[0] += i32::from(SKEW[row % 2][w]);
+        skew[1] += i32::from(SKEW[row % 2][b]);
+    }
+    let index = |rows: &[usize; ROWS], top: usize, window: usize| {
+        let mut index = 0;
+        for row in (top..top + 4).rev() {
+            index = index * PAIR_STATES + usize::from(PAIRS[rows[row]][window]);
+        }
+        index
+    };
+    for (group, &top) in OWN_BLOCK_ROWS.iter().enumerate() {
+        for window in 0..WINDOWS {
+            let base = (group * WINDOWS + window) * TABLE_SIZE;
+            add(base + index(&codes, top, window), 1);
+            add(base + index(&mirrored, top, window), -1);
+        }
+    }
+
+    let white_men = white.count_ones() as i32;
+    let black_men = black.count_ones() as i32;
+    add(MAN, white_men - black_men);
+    add(ADVANCEMENT, advancement);
+    add(BALANCE, skew[0].abs() - skew[1].abs());
+    add(
+        SIDE_TO_MOVE,
+        if position.side() == Color::White {
+            1
+        } else {
+            -1
+        },
+    );
+
+    let kings = position.all_kings();
+    if kings.any() {
+        type G<R> = <R as Rules>::Geometry;
+        let empty = position.empty();
+        let mut counts = [0i32; 2];
+        let mut reach = [0i32; 2];
+        for (side, color) in Color::BOTH.into_iter().enumerate() {
+            for bit in position.kings(color).iter() {
+                counts[side] += 1;
+                let square = G::<R>::square_of(bit) as usize;
+                match color {
+                    Color::White => add(KING_SQUARE + square - 1, 1),
+                    Color::Black => add(KING_SQUARE + SQUARES - square, -1),
+                }
+                for direction in Direction::ALL {
+                    reach[side] +=
+                        movegen::king_reach::<G<R>>(bit, direction, empty).count() as i32;
+                }
+            }
+        }
+        add(
+            FIRST_KING,
+            i32::from(counts[0] > 0) - i32::from(counts[1] > 0),
+        );
+        add(MORE_KINGS, (counts[0] - 1).max(0) - (counts[1] - 1).max(0));
+        add(KING_MOBILITY, reach[0] - reach[1]);
+    }
+}
+
+/// The blend of a position: the endgame share out of [`FULL_TEMPO`] (0 at the start, all of it
+/// with no men left), from the rows the men still have to go.
+#[inline(always)]
+pub fn phase<R: Rules>(position: &Position<R>) -> i32 {
+    type G<R> = <R as Rules>::Geometry;
+    let mut tempo = 0;
+    for row in 0..G::<R>::ROWS {
+        let men = |color: Color| (position.men(color) & G::<R>::row(row)).count() as i32;
+        // White's men crown on row 0, Black's on the last row.
+        tempo +=
+            row as i32 * men(Color::White) + (G::<R>::ROWS - 1 - row) as i32 * men(Color::Black);
+    }
+    (FULL_TEMPO - tempo).clamp(0, FULL_TEMPO)
+}
+
+impl PatternWeights {
+    /// The pattern evaluation, side-to-move view (international draughts only: see
+    /// [`applies`]).
+    #[inline]
+    pub fn evaluate<R: Rules>(&self, position: &Position<R>) -> Score {
+        let weights = self.pairs();
+        let mut opening = 0i32;
+        let mut endgame = 0i32;
+        features(position, |parameter, value| {
+            let [o, e] = weights[parameter];
+            opening += value * i32::from(o);
+            endgame += value * i32::from(e);
+        });
+        let stage = phase(position);
+        let blended = (i64::from(opening) * i64::from(FULL_TEMPO - stage)
+            + i64::from(endgame) * i64::from(stage))
+            / (i64::from(FULL_TEMPO) * i64::from(WEIGHT_SCALE));
+        let mut score = blended as Score;
+        if super::is_lone_king_ending(position) {
+            score /= super::weights::LONE_KING_ENDING_DIVISOR;
+        }
+        let score = if position.side() == Color::White {
+            score
+        } else {
+            -score
+        };
+        score.clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::fen;
+
+    type I = International;
+
+    /// Digit of a square: 0 empty (or a king), 1 white man, 2 black man.
+    fn digit(position: &Position<I>, square: usize) -> usize {
+        let bit = <I as Rules>::Geometry::bit_of(square as u32).expect("on the board");
+        if position.men(Color::White).has(bit) {
+            1
+        } else if position.men(Color::Black).has(bit) {
+            2
+        } else {
+            0
+        }
+    }
+
+    /// The block index computed square by square from its definition.
+    fn reference_index(position: &Position<I>, top: usize, window: usize) -> usize {
+        let mut index = 0;
+        let mut power = 1;
+        for row in top..top + 4 {
+            for offset in 0..2 {
+                index += power * digit(position, ROW_SQUARES * row + window + offset + 1);
+                power *= 3;
+            }
+        }
+        index
+    }
+
+    fn pattern_terms(position: &Position<I>) -> Vec<(usize, i32)> {
+        let mut terms = Vec::new();
+        features(position, |parameter, value| {
+            if parameter < KING_SQUARE {
+                terms.push((parameter, value));
+            }
+        });
+        terms
+    }
+
+    fn random_positions() -> Vec<Position<I>> {
+        let mut out = vec![
+            fen::parse::<I>("B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46")
+                .expect("valid"),
+            fen::parse::<I>("W:W15,K46,33:B36,K5").expect("valid"),
+        ];
+        let mut position = Position::<I>::start();
+        let mut seed = 0x9e37_79b9_u64;
+        for _ in 0..150 {
+            out.push(position);
+            let moves = position.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            position = position.play(&moves[(seed >> 33) as usize % moves.len()]);
+        }
+        out
+    }
+
+    #[test]
+    fn indices_match_the_square_by_square_definition() {
+        for position in random_positions() {
+            let mirror = position.mirror();
+            let mut expected = Vec::new();
+            for (group, &top) in OWN_BLOCK_ROWS.iter().enumerate() {
+                for window in 0..WINDOWS {
+                    let base = (group * WINDOWS + window) * TABLE_SIZE;
+                    expected.push((base + reference_index(&position, top, window), 1));
+                    expected.push((base + reference_index(&mirror, top, window), -1));
+                }
+            }
+            assert_eq!(pattern_terms(&position), expected, "{position:?}");
+        }
+    }
+
+    /// Weights with every parameter different (a pseudo-random fill).
+    fn scrambled_weights() -> PatternWeights {
+        let mut seed = 12_345_u64;
+        let pairs = (0..PARAMETERS)
+            .map(|_| {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                [(seed >> 50) as i16 - 4000, (seed >> 40) as i16 % 3000]
+            })
+            .collect();
+        PatternWeights::from_pairs(pairs).expect("one pair per parameter")
+    }
+
+    #[test]
+    fn a_position_and_its_colour_mirror_score_alike() {
+        let weights = scrambled_weights();
+        let embedded = PatternWeights::embedded();
+        for position in random_positions() {
+            let mirror = position.mirror();
+            assert_eq!(
+                weights.evaluate(&position),
+                weights.evaluate(&mirror),
+                "{position:?}"
+            );
+            assert_eq!(embedded.evaluate(&position), embedded.evaluate(&mirror));
+            assert_eq!(phase(&position), phase(&mirror));
+        }
+    }
+
+    #[test]
+    fn phase_runs_from_opening_to_endgame() {
+        assert_eq!(phase(&Position::<I>::start()), 0);
+        assert_eq!(
+            phase(&fen::parse::<I>("W:WK46:BK5").expect("valid")),
+            FULL_TEMPO
+        );
+    }
+}

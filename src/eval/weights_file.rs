@@ -1,0 +1,255 @@
+//! The weights of the pattern evaluation as data: a small versioned binary file.
+//!
+//! Layout, little-endian:
+//! * [`MAGIC`] (8 bytes), format version (u32, [`FORMAT_VERSION`]), layout id (u32,
+//!   [`LAYOUT_ID`]: which features the weights belong to), parameter count (u32);
+//! * for each parameter its opening and endgame weight (i16 each, in 1/[`WEIGHT_SCALE`]
+//!   centi-men);
+//! * a checksum of everything before it (u64, FNV-1a).
+//!
+//! The default weights are embedded in the binary ([`PatternWeights::embedded`]); a file given
+//! at run time replaces them only if it passes every check.
+
+use super::patterns::PARAMETERS;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+use thiserror::Error;
+
+/// First bytes of a weights file.
+pub const MAGIC: [u8; 8] = *b"RAFLEVAL";
+/// Version of the file layout above.
+pub const FORMAT_VERSION: u32 = 1;
+/// The feature layout: 1 = 8 tables of 4x4 blocks (3^8), 50 king squares, 7 scalar terms.
+pub const LAYOUT_ID: u32 = 1;
+/// Weights are stored in 1/`WEIGHT_SCALE` centi-men.
+pub const WEIGHT_SCALE: i32 = 16;
+/// Bytes before the weights.
+const HEADER_BYTES: usize = 20;
+/// Bytes of the checksum.
+const CHECKSUM_BYTES: usize = 8;
+/// FNV-1a 64-bit parameters.
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// The shipped weights.
+static EMBEDDED: &[u8] = include_bytes!("nets/patterns-20261202-a.bin");
+
+/// Why a weights file was refused.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum WeightsError {
+    /// The file could not be read.
+    #[error("cannot read weights file {path}: {reason}")]
+    Unreadable {
+        /// The file.
+        path: String,
+        /// The system's reason.
+        reason: String,
+    },
+    /// Shorter than its header says.
+    #[error("weights file is truncated: {0} bytes")]
+    Truncated(usize),
+    /// Not a weights file.
+    #[error("not a Rafle weights file (bad magic)")]
+    BadMagic,
+    /// Another format version.
+    #[error("weights file format version {0}, expected {FORMAT_VERSION}")]
+    Version(u32),
+    /// Weights for other features.
+    #[error(
+        "weights file layout {found} with {count} parameters, expected layout {LAYOUT_ID} with {PARAMETERS}"
+    )]
+    Layout {
+        /// Layout id found.
+        found: u32,
+        /// Parameter count found.
+        count: u32,
+    },
+    /// Longer than its header says.
+    #[error("weights file has {0} bytes after its checksum")]
+    TrailingBytes(usize),
+    /// The content does not match its checksum.
+    #[error("weights file checksum mismatch (corrupt file)")]
+    Checksum,
+}
+
+/// FNV-1a of `bytes`.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(FNV_OFFSET, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(FNV_PRIME)
+    })
+}
+
+/// The weights of the pattern evaluation: per parameter, opening and endgame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternWeights {
+    pairs: Box<[[i16; 2]]>,
+}
+
+impl PatternWeights {
+    /// Weights from `(opening, endgame)` pairs, one per parameter.
+    ///
+    /// # Errors
+    /// Not exactly [`PARAMETERS`] pairs.
+    pub fn from_pairs(pairs: Vec<[i16; 2]>) -> Result<Self, WeightsError> {
+        if pairs.len() != PARAMETERS {
+            return Err(WeightsError::Layout {
+                found: LAYOUT_ID,
+                count: pairs.len() as u32,
+            });
+        }
+        Ok(PatternWeights {
+            pairs: pairs.into_boxed_slice(),
+        })
+    }
+
+    /// The `(opening, endgame)` pairs, indexed by parameter.
+    #[inline(always)]
+    pub fn pairs(&self) -> &[[i16; 2]] {
+        &self.pairs
+    }
+
+    /// The shipped weights (parsed once).
+    pub fn embedded() -> Arc<PatternWeights> {
+        static PARSED: OnceLock<Arc<PatternWeights>> = OnceLock::new();
+        PARSED
+            .get_or_init(|| {
+                Arc::new(Self::parse(EMBEDDED).expect("the embedded weights file is valid"))
+            })
+            .clone()
+    }
+
+    /// Reads a weights file.
+    ///
+    /// # Errors
+    /// Unreadable, or any check of [`PatternWeights::parse`] fails.
+    pub fn load(path: &Path) -> Result<Self, WeightsError> {
+        let bytes = std::fs::read(path).map_err(|e| WeightsError::Unreadable {
+            path: path.display().to_string(),
+            reason: e.to_string(),
+        })?;
+        Self::parse(&bytes)
+    }
+
+    /// Parses the bytes of a weights file.
+    ///
+    /// # Errors
+    /// Truncated, bad magic, other version or layout, extra bytes, or bad checksum.
+    pub fn parse(bytes: &[u8]) -> Result<Self, WeightsError> {
+        if bytes.len() < HEADER_BYTES {
+            return Err(WeightsError::Truncated(bytes.len()));
+        }
+        if bytes[..MAGIC.len()] != MAGIC {
+            return Err(WeightsError::BadMagic);
+        }
+        let word = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+        let version = word(8);
+        if version != FORMAT_VERSION {
+            return Err(WeightsError::Version(version));
+        }
+        let (layout, count) = (word(12), word(16));
+        if layout != LAYOUT_ID || count as usize != PARAMETERS {
+            return Err(WeightsError::Layout {
+                found: layout,
+                count,
+            });
+        }
+        let body = HEADER_BYTES + 4 * PARAMETERS;
+        let total = body + CHECKSUM_BYTES;
+        if bytes.len() < total {
+            return Err(WeightsError::Truncated(bytes.len()));
+        }
+        if bytes.len() > total {
+            return Err(WeightsError::TrailingBytes(bytes.len() - total));
+        }
+        let stored = u64::from_le_bytes(bytes[body..total].try_into().expect("8 bytes"));
+        if stored != checksum(&bytes[..body]) {
+            return Err(WeightsError::Checksum);
+        }
+        let pairs = bytes[HEADER_BYTES..body]
+            .chunks_exact(4)
+            .map(|c| {
+                [
+                    i16::from_le_bytes([c[0], c[1]]),
+                    i16::from_le_bytes([c[2], c[3]]),
+                ]
+            })
+            .collect();
+        Self::from_pairs(pairs)
+    }
+
+    /// The bytes of the weights file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&LAYOUT_ID.to_le_bytes());
+        out.extend_from_slice(&(self.pairs.len() as u32).to_le_bytes());
+        for [opening, endgame] in self.pairs.iter() {
+            out.extend_from_slice(&opening.to_le_bytes());
+            out.extend_from_slice(&endgame.to_le_bytes());
+        }
+        let sum = checksum(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewrite_checksum(bytes: &mut [u8]) {
+        let body = bytes.len() - CHECKSUM_BYTES;
+        let sum = checksum(&bytes[..body]);
+        bytes[body..].copy_from_slice(&sum.to_le_bytes());
+    }
+
+    #[test]
+    fn the_embedded_weights_round_trip() {
+        let weights = PatternWeights::embedded();
+        let bytes = weights.to_bytes();
+        assert_eq!(bytes, EMBEDDED);
+        assert_eq!(PatternWeights::parse(&bytes).as_ref(), Ok(&*weights));
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_the_reason() {
+        let good = PatternWeights::embedded().to_bytes();
+        assert_eq!(
+            PatternWeights::parse(&good[..10]),
+            Err(WeightsError::Truncated(10))
+        );
+        assert_eq!(
+            PatternWeights::parse(&good[..good.len() - 1]),
+            Err(WeightsError::Truncated(good.len() - 1))
+        );
+        let mut longer = good.clone();
+        longer.push(0);
+        assert_eq!(
+            PatternWeights::parse(&longer),
+            Err(WeightsError::TrailingBytes(1))
+        );
+        let mut magic = good.clone();
+        magic[0] = b'X';
+        assert_eq!(PatternWeights::parse(&magic), Err(WeightsError::BadMagic));
+        let mut version = good.clone();
+        version[8] = 9;
+        assert_eq!(
+            PatternWeights::parse(&version),
+            Err(WeightsError::Version(9))
+        );
+        let mut layout = good.clone();
+        layout[12] = 2;
+        rewrite_checksum(&mut layout);
+        assert!(matches!(
+            PatternWeights::parse(&layout),
+            Err(WeightsError::Layout { found: 2, .. })
+        ));
+        let mut corrupt = good.clone();
+        corrupt[HEADER_BYTES + 5] ^= 1;
+        assert_eq!(PatternWeights::parse(&corrupt), Err(WeightsError::Checksum));
+        assert!(matches!(
+            PatternWeights::load(Path::new("/nonexistent/weights.bin")),
+            Err(WeightsError::Unreadable { .. })
+        ));
+    }
+}

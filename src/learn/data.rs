@@ -1,0 +1,603 @@
+//! Self-play training data: generation, the packed file format, shards and merging.
+//!
+//! A data file is a header followed by one block per game, each block written whole and flushed,
+//! so that a killed run leaves at most one partial block at the end; [`generate`] cuts it off and
+//! plays only the games that are missing (resumable). Every game is a pure function of
+//! (master seed, game index, nodes, evaluator): one search thread, a fresh transposition table,
+//! a node limit, no clock. A shard `i/n` plays the games whose index is `i` modulo `n`, so the
+//! shards of a run, [`merge`]d (blocks sorted by game index), are byte for byte the merged
+//! single run.
+//!
+//! File layout, little-endian:
+//! * header: [`DATA_MAGIC`] (8 bytes), [`DATA_VERSION`] (u32), [`RECORD_BYTES`] (u32);
+//! * block: game index (u64), position count (u32), result (u8: 0 Black won, 1 draw, 2 White
+//!   won), 3 zero bytes, then the positions;
+//! * position ([`RECORD_BYTES`]): white pieces, black pieces, kings (u64 each, bit `s - 1` for
+//!   square `s`), search score for White (i16, centi-men), side to move (u8: 0 White, 1 Black),
+//!   ply (u8, capped at 255).
+
+use crate::core::{BitBoard, Color, Geometry};
+use crate::eval::{self, Evaluator};
+use crate::game::Game;
+use crate::position::{Position, Setup};
+use crate::rules::{International, Rules};
+use crate::score::{self, Score};
+use crate::search::{Engine, Limits, Mode, Root, SearchControl};
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+use std::collections::{BTreeMap, HashSet};
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use thiserror::Error;
+
+type I = International;
+
+/// First bytes of a data file.
+pub const DATA_MAGIC: [u8; 8] = *b"RAFLDATA";
+/// Version of the layout described in the module documentation.
+pub const DATA_VERSION: u32 = 1;
+/// Bytes of one position record.
+pub const RECORD_BYTES: usize = 28;
+/// Bytes of the file header.
+pub const HEADER_BYTES: usize = 16;
+/// Bytes of a game block's header.
+pub const BLOCK_HEADER_BYTES: usize = 16;
+
+/// Transposition table of each self-play engine, in MiB (small: a fresh one per game).
+const DATAGEN_HASH_MB: usize = 8;
+/// Random plies at the start of each game (uniform among legal moves), at least and at most.
+const RANDOM_PLIES: std::ops::RangeInclusive<usize> = 4..=9;
+/// Openings whose searched score is further from equal than this are not played.
+const MAX_OPENING_SCORE: Score = 150;
+/// Depth of the opening check.
+const OPENING_CHECK_DEPTH: u32 = 6;
+/// Games longer than this are scored as draws.
+const MAX_PLIES: usize = 300;
+/// A side whose score stays above this for [`ADJUDICATION_PLIES`] plies is declared the winner.
+const ADJUDICATION_SCORE: Score = 700;
+/// See [`ADJUDICATION_SCORE`].
+const ADJUDICATION_PLIES: usize = 8;
+/// Positions are recorded from this ply on (after the random opening).
+const FIRST_RECORDED_PLY: usize = 10;
+/// Multiplier mixing the master seed with the game index (an odd 64-bit constant).
+const SEED_MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// Why a data file cannot be read or written.
+#[derive(Debug, Error)]
+pub enum DataError {
+    /// The file system refused.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// Not a data file, or of another version.
+    #[error("{0}: not a Rafle data file of version {DATA_VERSION}")]
+    BadHeader(PathBuf),
+    /// A block that does not fit the file.
+    #[error("{0}: truncated or corrupt game block")]
+    Corrupt(PathBuf),
+    /// A record that is not a legal position.
+    #[error("{path}: game {game}: bad position: {reason}")]
+    BadPosition {
+        /// The file.
+        path: PathBuf,
+        /// The game index.
+        game: u64,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Two files hold the same game with different contents.
+    #[error("game {0} appears twice with different contents")]
+    Conflict(u64),
+    /// A bad `--shard` value.
+    #[error("bad shard {0:?}: expected i/n with 0 <= i < n")]
+    BadShard(String),
+    /// The thread pool could not start.
+    #[error("thread pool: {0}")]
+    Threads(String),
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> DataError + '_ {
+    move |source| DataError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// One recorded position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// White pieces, bit `s - 1` for square `s`.
+    pub white: u64,
+    /// Black pieces.
+    pub black: u64,
+    /// Kings of both sides.
+    pub kings: u64,
+    /// The search's score, White's view, centi-men.
+    pub score: i16,
+    /// Side to move.
+    pub side: Color,
+    /// Ply of the game (capped at 255).
+    pub ply: u8,
+}
+
+impl Record {
+    /// The record of a position.
+    pub fn of(position: &Position<I>, white_score: Score, ply: usize) -> Self {
+        let squares = |set: u64| {
+            let mut out = 0u64;
+            for bit in set.iter() {
+                out |= 1 << (<I as Rules>::Geometry::square_of(bit) - 1);
+            }
+            out
+        };
+        Record {
+            white: squares(position.pieces(Color::White)),
+            black: squares(position.pieces(Color::Black)),
+            kings: squares(position.all_kings()),
+            score: white_score.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
+            side: position.side(),
+            ply: ply.min(usize::from(u8::MAX)) as u8,
+        }
+    }
+
+    /// The position of the record.
+    ///
+    /// # Errors
+    /// The squares do not make a legal position.
+    pub fn position(&self) -> Result<Position<I>, String> {
+        let squares = |set: u64| {
+            (0..64)
+                .filter(|s| set >> s & 1 == 1)
+                .map(|s| s + 1)
+                .collect()
+        };
+        let setup = Setup {
+            side: Some(self.side),
+            white_men: squares(self.white & !self.kings),
+            white_kings: squares(self.white & self.kings),
+            black_men: squares(self.black & !self.kings),
+            black_kings: squares(self.black & self.kings),
+        };
+        if self.kings & !(self.white | self.black) != 0 || self.white & self.black != 0 {
+            return Err("kings or pieces overlap wrongly".to_string());
+        }
+        Position::from_setup(&setup).map_err(|e| e.to_string())
+    }
+
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.white.to_le_bytes());
+        out.extend_from_slice(&self.black.to_le_bytes());
+        out.extend_from_slice(&self.kings.to_le_bytes());
+        out.extend_from_slice(&self.score.to_le_bytes());
+        out.push(u8::from(self.side == Color::Black));
+        out.push(self.ply);
+    }
+
+    fn read(bytes: &[u8]) -> Self {
+        let word = |at: usize| {
+            u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes of a record"))
+        };
+        Record {
+            white: word(0),
+            black: word(8),
+            kings: word(16),
+            score: i16::from_le_bytes([bytes[24], bytes[25]]),
+            side: if bytes[26] == 0 {
+                Color::White
+            } else {
+                Color::Black
+            },
+            ply: bytes[27],
+        }
+    }
+}
+
+/// A game's result, White's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Black won.
+    BlackWin = 0,
+    /// Drawn (also: too long).
+    Draw = 1,
+    /// White won.
+    WhiteWin = 2,
+}
+
+impl Outcome {
+    /// The result as White's score: 0, 0.5 or 1.
+    pub fn white_score(self) -> f32 {
+        f32::from(self as u8) / 2.0
+    }
+
+    fn from_byte(byte: u8) -> Option<Self> {
+        match byte {
+            0 => Some(Outcome::BlackWin),
+            1 => Some(Outcome::Draw),
+            2 => Some(Outcome::WhiteWin),
+            _ => None,
+        }
+    }
+}
+
+/// One self-play game's recorded positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameBlock {
+    /// Index of the game in its run.
+    pub game: u64,
+    /// The result.
+    pub outcome: Outcome,
+    /// The quiet positions recorded.
+    pub records: Vec<Record>,
+}
+
+impl GameBlock {
+    fn bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(BLOCK_HEADER_BYTES + RECORD_BYTES * self.records.len());
+        out.extend_from_slice(&self.game.to_le_bytes());
+        out.extend_from_slice(&(self.records.len() as u32).to_le_bytes());
+        out.extend_from_slice(&[self.outcome as u8, 0, 0, 0]);
+        for record in &self.records {
+            record.write(&mut out);
+        }
+        out
+    }
+}
+
+fn header() -> Vec<u8> {
+    let mut out = DATA_MAGIC.to_vec();
+    out.extend_from_slice(&DATA_VERSION.to_le_bytes());
+    out.extend_from_slice(&(RECORD_BYTES as u32).to_le_bytes());
+    out
+}
+
+/// Reads the complete blocks of a data file; also returns the length of the valid prefix (a
+/// partial last block, from a killed run, is not part of it).
+///
+/// # Errors
+/// Unreadable file, bad header, or a block that is corrupt (not merely cut short).
+pub fn read_blocks(path: &Path) -> Result<(Vec<GameBlock>, u64), DataError> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .map_err(io_error(path))?;
+    if bytes.len() < HEADER_BYTES || bytes[..HEADER_BYTES] != header()[..] {
+        return Err(DataError::BadHeader(path.to_path_buf()));
+    }
+    let mut at = HEADER_BYTES;
+    let mut blocks = Vec::new();
+    while at + BLOCK_HEADER_BYTES <= bytes.len() {
+        let head = &bytes[at..at + BLOCK_HEADER_BYTES];
+        let game = u64::from_le_bytes(head[..8].try_into().expect("8 bytes"));
+        let count = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes")) as usize;
+        let outcome =
+            Outcome::from_byte(head[12]).ok_or_else(|| DataError::Corrupt(path.to_path_buf()))?;
+        let end = at + BLOCK_HEADER_BYTES + count * RECORD_BYTES;
+        if end > bytes.len() {
+            break;
+        }
+        let records = bytes[at + BLOCK_HEADER_BYTES..end]
+            .chunks_exact(RECORD_BYTES)
+            .map(Record::read)
+            .collect();
+        blocks.push(GameBlock {
+            game,
+            outcome,
+            records,
+        });
+        at = end;
+    }
+    Ok((blocks, at as u64))
+}
+
+/// A shard of a run: games whose index is `index` modulo `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, `0..count`.
+    pub index: u64,
+    /// Number of shards.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The whole run.
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Parses `i/n`.
+    ///
+    /// # Errors
+    /// Not of the form `i/n` with `0 <= i < n`.
+    pub fn parse(text: &str) -> Result<Self, DataError> {
+        let bad = || DataError::BadShard(text.to_string());
+        let (index, count) = text.split_once('/').ok_or_else(bad)?;
+        let index: u64 = index.trim().parse().map_err(|_| bad())?;
+        let count: u64 = count.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+/// Settings of a data generation run.
+#[derive(Clone, Debug)]
+pub struct GenSettings {
+    /// Games in the whole run (over all shards).
+    pub games: u64,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Worker threads (one game per thread).
+    pub threads: usize,
+    /// This run's share of the games.
+    pub shard: Shard,
+    /// Whether to draw a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// What a generation run did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenReport {
+    /// Games already in the file (resumed).
+    pub games_kept: u64,
+    /// Games played now.
+    pub games_played: u64,
+    /// Positions written now.
+    pub positions: u64,
+}
+
+/// The seed of game `game` of a run with master seed `seed`.
+fn game_seed(seed: u64, game: u64) -> u64 {
+    (seed ^ game.wrapping_mul(SEED_MIX)).wrapping_mul(SEED_MIX) ^ game
+}
+
+/// Plays the shard's games that `out` does not hold yet, appending one block per game.
+///
+/// # Errors
+/// The file cannot be read or written, or it is not a data file.
+pub fn generate<E>(
+    settings: &GenSettings,
+    evaluator: &E,
+    out: &Path,
+) -> Result<GenReport, DataError>
+where
+    E: Evaluator<I> + Clone,
+{
+    let mut done = HashSet::new();
+    let file = if out.exists() && std::fs::metadata(out).map_err(io_error(out))?.len() > 0 {
+        let (blocks, valid) = read_blocks(out)?;
+        done.extend(blocks.iter().map(|b| b.game));
+        let mut file = OpenOptions::new()
+            .write(true)
+            .open(out)
+            .map_err(io_error(out))?;
+        file.set_len(valid).map_err(io_error(out))?;
+        file.seek(SeekFrom::End(0)).map_err(io_error(out))?;
+        file
+    } else {
+        let mut file = File::create(out).map_err(io_error(out))?;
+        file.write_all(&header()).map_err(io_error(out))?;
+        file
+    };
+    let todo: Vec<u64> = (0..settings.games)
+        .filter(|g| g % settings.shard.count == settings.shard.index && !done.contains(g))
+        .collect();
+    let writer = Mutex::new(BufWriter::new(file));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(settings.threads.max(1))
+        .build()
+        .map_err(|e| DataError::Threads(e.to_string()))?;
+    let bar = if settings.progress {
+        indicatif::ProgressBar::new(todo.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, eta {eta} {msg}")
+            .expect("a valid progress template"),
+    );
+    let positions = AtomicU64::new(0);
+    let started = std::time::Instant::now();
+    let failure: Mutex<Option<DataError>> = Mutex::new(None);
+    pool.install(|| {
+        use rayon::prelude::*;
+        todo.par_iter().for_each(|&game| {
+            let block = play_game(game, settings, evaluator.clone());
+            let total = positions.fetch_add(block.records.len() as u64, Ordering::Relaxed)
+                + block.records.len() as u64;
+            let bytes = block.bytes();
+            let mut writer = writer.lock().unwrap_or_else(|e| e.into_inner());
+            if let Err(e) = writer.write_all(&bytes).and_then(|()| writer.flush()) {
+                failure
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(io_error(out)(e));
+            }
+            drop(writer);
+            let rate = total as f64 / started.elapsed().as_secs_f64().max(1e-3);
+            bar.set_message(format!("{total} positions, {rate:.0} positions/s"));
+            bar.inc(1);
+        });
+    });
+    bar.finish();
+    if let Some(error) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(error);
+    }
+    Ok(GenReport {
+        games_kept: done.len() as u64,
+        games_played: todo.len() as u64,
+        positions: positions.into_inner(),
+    })
+}
+
+/// One self-play game (its block has no positions when the random opening was unbalanced).
+pub fn play_game<E: Evaluator<I>>(
+    game_index: u64,
+    settings: &GenSettings,
+    evaluator: E,
+) -> GameBlock {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(game_seed(settings.seed, game_index));
+    let engine = Engine::<I, E>::with_evaluator(evaluator, DATAGEN_HASH_MB, 1);
+    let mut game = Game::new(Position::<I>::start());
+    let empty = GameBlock {
+        game: game_index,
+        outcome: Outcome::Draw,
+        records: Vec::new(),
+    };
+    for _ in 0..rng.random_range(RANDOM_PLIES) {
+        let moves = game.position().legal_moves();
+        if moves.is_empty() || game.play(&moves[rng.random_range(0..moves.len())]).is_err() {
+            return empty;
+        }
+    }
+    let search = |game: &Game<I>, limits: &Limits| {
+        engine.search(
+            &Root::from_game(game),
+            limits,
+            Mode::Analyze,
+            &SearchControl::new(),
+            |_| {},
+        )
+    };
+    let check = Limits {
+        depth: Some(OPENING_CHECK_DEPTH),
+        ..Limits::default()
+    };
+    if game.result().is_some() || search(&game, &check).score.abs() > MAX_OPENING_SCORE {
+        return empty;
+    }
+    let limits = Limits {
+        nodes: Some(settings.nodes),
+        ..Limits::default()
+    };
+    let mut records = Vec::new();
+    let mut white_ahead = 0;
+    let mut black_ahead = 0;
+    let outcome = loop {
+        if let Some(result) = game.result() {
+            break match result.winner {
+                Some(Color::White) => Outcome::WhiteWin,
+                Some(Color::Black) => Outcome::BlackWin,
+                None => Outcome::Draw,
+            };
+        }
+        if game.ply_count() >= MAX_PLIES {
+            break Outcome::Draw;
+        }
+        let position = *game.position();
+        let found = search(&game, &limits);
+        let Some(best) = found.best else {
+            break Outcome::Draw;
+        };
+        let white_score = if position.side() == Color::White {
+            found.score
+        } else {
+            -found.score
+        };
+        if game.ply_count() >= FIRST_RECORDED_PLY
+            && !position.has_capture()
+            && !eval::is_lone_king_ending(&position)
+            && !score::is_decisive(found.score)
+        {
+            records.push(Record::of(&position, white_score, game.ply_count()));
+        }
+        white_ahead = if white_score > ADJUDICATION_SCORE {
+            white_ahead + 1
+        } else {
+            0
+        };
+        black_ahead = if white_score < -ADJUDICATION_SCORE {
+            black_ahead + 1
+        } else {
+            0
+        };
+        if white_ahead >= ADJUDICATION_PLIES {
+            break Outcome::WhiteWin;
+        }
+        if black_ahead >= ADJUDICATION_PLIES {
+            break Outcome::BlackWin;
+        }
+        if game.play(&best).is_err() {
+            break Outcome::Draw;
+        }
+    };
+    GameBlock {
+        game: game_index,
+        outcome,
+        records,
+    }
+}
+
+/// Merges data files (shards of one run, or runs with disjoint game indices) into `out`, blocks
+/// in game-index order. A game found twice must have the same contents both times.
+///
+/// # Errors
+/// An input cannot be read, two inputs disagree on a game, or `out` cannot be written.
+pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<u64, DataError> {
+    let mut games: BTreeMap<u64, GameBlock> = BTreeMap::new();
+    for input in inputs {
+        for block in read_blocks(input)?.0 {
+            match games.get(&block.game) {
+                Some(existing) if *existing != block => {
+                    return Err(DataError::Conflict(block.game));
+                }
+                Some(_) => {}
+                None => {
+                    games.insert(block.game, block);
+                }
+            }
+        }
+    }
+    let mut bytes = header();
+    for block in games.values() {
+        bytes.extend_from_slice(&block.bytes());
+    }
+    std::fs::write(out, bytes).map_err(io_error(out))?;
+    Ok(games.values().map(|b| b.records.len() as u64).sum())
+}
+
+/// A recorded position with its game.
+#[derive(Clone, Copy, Debug)]
+pub struct Labelled {
+    /// Index of the game.
+    pub game: u64,
+    /// The game's result.
+    pub outcome: Outcome,
+    /// The record as stored.
+    pub record: Record,
+    /// The record's position.
+    pub position: Position<I>,
+}
+
+/// Every position of the files with its game's index and result, in file order.
+///
+/// # Errors
+/// A file cannot be read or holds a record that is not a legal position.
+pub fn load_positions(inputs: &[PathBuf]) -> Result<Vec<Labelled>, DataError> {
+    let mut out = Vec::new();
+    for input in inputs {
+        for block in read_blocks(input)?.0 {
+            for record in block.records {
+                let position = record.position().map_err(|reason| DataError::BadPosition {
+                    path: input.clone(),
+                    game: block.game,
+                    reason,
+                })?;
+                out.push(Labelled {
+                    game: block.game,
+                    outcome: block.outcome,
+                    record,
+                    position,
+                });
+            }
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,352 @@
+//! The trainer of the pattern evaluation: logistic regression of a mix of game results and search
+//! scores on the evaluation's own features ([`patterns::features`], the function the engine
+//! calls), with (decoupled) weight decay of the pattern and king-square weights, a held-out validation
+//! set (whole games), minibatch Adam and rayon.
+//!
+//! The model's score is `sum(value * ((1 - phase) * opening + phase * endgame))` in centi-men,
+//! exactly the engine's formula before rounding; its win probability is `sigmoid(K * score)`,
+//! where `K` is fitted first to the search scores of the data (which are in the hand-crafted
+//! evaluation's units, a man = 100), so that the learned scores keep the units the search's
+//! margins were tuned for. The target is `lambda * result + (1 - lambda) * sigmoid(K * search)`.
+//!
+//! Deterministic for a seed: the batch order comes from a seeded generator, and each batch's
+//! gradient is summed over a fixed partition in a fixed order, whatever the thread count.
+
+use super::data::Labelled;
+use crate::eval::patterns::{
+    self, FIRST_KING, FULL_TEMPO, KING_SQUARE, MAN, MORE_KINGS, PARAMETERS,
+};
+use crate::eval::weights_file::{PatternWeights, WEIGHT_SCALE};
+use crate::position::Position;
+use crate::rules::International;
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::seq::SliceRandom;
+use rayon::prelude::*;
+
+/// Initial weights of the material terms, centi-men (the search's unit: a man is 100).
+const INITIAL_MAN: f32 = 100.0;
+/// Initial weight of the first king and of each further king.
+const INITIAL_KING: f32 = 300.0;
+/// Adam's moment decay rates and the guard against division by zero.
+const BETA1: f32 = 0.9;
+const BETA2: f32 = 0.999;
+const ADAM_EPSILON: f32 = 1e-8;
+/// The learning rate decays linearly to this fraction of its start over the epochs.
+const FINAL_RATE_FRACTION: f32 = 0.1;
+/// Each batch's gradient is summed over this many fixed parts (in parallel).
+const BATCH_PARTS: usize = 4;
+/// Bounds of the golden-section search for `K` (per centi-man), and its iterations.
+const K_RANGE: (f64, f64) = (1e-4, 0.1);
+const K_ITERATIONS: usize = 60;
+
+/// Settings of a training run.
+#[derive(Clone, Debug)]
+pub struct TrainSettings {
+    /// Weight of the game result in the target (the rest is the search score).
+    pub lambda: f32,
+    /// Weight decay of the pattern and king-square weights: the fraction they shrink by per
+    /// step (at the starting learning rate; decoupled from the gradient, as in AdamW).
+    pub l2: f32,
+    /// Passes over the training set.
+    pub epochs: usize,
+    /// Samples per gradient step.
+    pub batch: usize,
+    /// Adam's step size at the start, centi-men.
+    pub learning_rate: f32,
+    /// Seed of the batch order.
+    pub seed: u64,
+    /// Games whose index is a multiple of this are held out for validation.
+    pub validation_every: u64,
+}
+
+impl Default for TrainSettings {
+    fn default() -> Self {
+        TrainSettings {
+            lambda: 0.1,
+            l2: 0.0,
+            epochs: 12,
+            batch: 2048,
+            learning_rate: 2.0,
+            seed: 1,
+            validation_every: 20,
+        }
+    }
+}
+
+/// Losses of one epoch.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EpochLoss {
+    /// Mean cross-entropy on the training set (without the penalty).
+    pub train: f64,
+    /// Mean cross-entropy on the validation set.
+    pub validation: f64,
+}
+
+/// What a training run did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainReport {
+    /// The fitted sigmoid scale, per centi-man.
+    pub k: f64,
+    /// Training positions.
+    pub train_samples: usize,
+    /// Validation positions.
+    pub validation_samples: usize,
+    /// Losses before training (epoch 0) and after each epoch.
+    pub losses: Vec<EpochLoss>,
+    /// Mean cross-entropy of the hand-crafted evaluation (same `K`) on the validation set: the
+    /// baseline to beat.
+    pub hand_crafted_validation: f64,
+    /// Largest difference between the float model and the quantised weights' score on the
+    /// validation set, centi-men.
+    pub quantisation_drift: f64,
+}
+
+/// The training samples as flat arrays (features of sample `i` at `offsets[i]..offsets[i+1]`).
+#[derive(Default)]
+struct Samples {
+    parameters: Vec<u32>,
+    values: Vec<i16>,
+    offsets: Vec<usize>,
+    /// Endgame share of the blend, 0..=1.
+    phase: Vec<f32>,
+    target: Vec<f32>,
+}
+
+impl Samples {
+    fn push(&mut self, position: &Position<International>, target: f32) {
+        if self.offsets.is_empty() {
+            self.offsets.push(0);
+        }
+        patterns::features(position, |parameter, value| {
+            if value != 0 {
+                self.parameters.push(parameter as u32);
+                self.values.push(value as i16);
+            }
+        });
+        self.offsets.push(self.parameters.len());
+        self.phase
+            .push(patterns::phase(position) as f32 / FULL_TEMPO as f32);
+        self.target.push(target);
+    }
+
+    fn len(&self) -> usize {
+        self.target.len()
+    }
+
+    /// The model's score of sample `i`, centi-men.
+    #[inline]
+    fn score(&self, i: usize, weights: &[[f32; 2]]) -> f32 {
+        let phase = self.phase[i];
+        let mut opening = 0.0;
+        let mut endgame = 0.0;
+        for at in self.offsets[i]..self.offsets[i + 1] {
+            let [o, e] = weights[self.parameters[at] as usize];
+            let value = f32::from(self.values[at]);
+            opening += value * o;
+            endgame += value * e;
+        }
+        (1.0 - phase) * opening + phase * endgame
+    }
+
+    /// Mean cross-entropy of the model on these samples.
+    fn loss(&self, weights: &[[f32; 2]], k: f32) -> f64 {
+        if self.len() == 0 {
+            return 0.0;
+        }
+        let total: f64 = (0..self.len())
+            .into_par_iter()
+            .map(|i| cross_entropy(self.target[i], sigmoid(k * self.score(i, weights))))
+            .sum();
+        total / self.len() as f64
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn cross_entropy(target: f32, p: f32) -> f64 {
+    let p = f64::from(p).clamp(1e-7, 1.0 - 1e-7);
+    let t = f64::from(target);
+    -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
+}
+
+/// The `K` for which `sigmoid(K * score)` best fits the results (least squares).
+fn fit_k(pairs: &[(f32, f32)]) -> f64 {
+    let error = |k: f64| -> f64 {
+        pairs
+            .par_iter()
+            .map(|&(score, result)| {
+                let p = 1.0 / (1.0 + (-k * f64::from(score)).exp());
+                (f64::from(result) - p).powi(2)
+            })
+            .sum()
+    };
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut low, mut high) = K_RANGE;
+    for _ in 0..K_ITERATIONS {
+        let a = high - ratio * (high - low);
+        let b = low + ratio * (high - low);
+        if error(a) < error(b) {
+            high = b;
+        } else {
+            low = a;
+        }
+    }
+    (low + high) / 2.0
+}
+
+/// Whether the L2 penalty applies to a parameter (not to the material terms, whose size is
+/// the unit of everything else).
+fn penalised(parameter: usize) -> bool {
+    // The pattern tables come first, then the king squares, then the scalar terms.
+    const _: () = assert!(KING_SQUARE < MAN);
+    parameter < MAN
+}
+
+/// Trains the pattern evaluation on `data` (game index, result, record, position); calls
+/// `epoch_done` after each epoch.
+pub fn train(
+    data: &[Labelled],
+    settings: &TrainSettings,
+    mut epoch_done: impl FnMut(usize, &EpochLoss),
+) -> (PatternWeights, TrainReport) {
+    let pairs: Vec<(f32, f32)> = data
+        .iter()
+        .map(|d| (f32::from(d.record.score), d.outcome.white_score()))
+        .collect();
+    let k = fit_k(&pairs);
+    let mut train_set = Samples::default();
+    let mut validation_set = Samples::default();
+    let mut hand_crafted = 0.0;
+    for (sample, &(score, result)) in data.iter().zip(&pairs) {
+        let (game, position) = (sample.game, &sample.position);
+        let searched = sigmoid(k as f32 * score);
+        let target = settings.lambda * result + (1.0 - settings.lambda) * searched;
+        if settings.validation_every > 0 && game % settings.validation_every == 0 {
+            let hand = crate::eval::evaluate(position);
+            let white = if position.side() == crate::core::Color::White {
+                hand
+            } else {
+                -hand
+            };
+            hand_crafted += cross_entropy(target, sigmoid(k as f32 * white as f32));
+            validation_set.push(position, target);
+        } else {
+            train_set.push(position, target);
+        }
+    }
+    let mut weights = vec![[0f32; 2]; PARAMETERS];
+    weights[MAN] = [INITIAL_MAN; 2];
+    weights[FIRST_KING] = [INITIAL_KING; 2];
+    weights[MORE_KINGS] = [INITIAL_KING; 2];
+    let kf = k as f32;
+    let mut losses = vec![EpochLoss {
+        train: train_set.loss(&weights, kf),
+        validation: validation_set.loss(&weights, kf),
+    }];
+    epoch_done(0, &losses[0]);
+    let mut first = vec![[0f32; 2]; PARAMETERS];
+    let mut second = vec![[0f32; 2]; PARAMETERS];
+    let mut order: Vec<usize> = (0..train_set.len()).collect();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(settings.seed);
+    let batch = settings.batch.max(1);
+    let steps_per_epoch = train_set.len().div_ceil(batch).max(1);
+    let total_steps = (steps_per_epoch * settings.epochs).max(1);
+    let mut step = 0usize;
+    for epoch in 1..=settings.epochs {
+        order.shuffle(&mut rng);
+        for chunk in order.chunks(batch) {
+            let part = chunk.len().div_ceil(BATCH_PARTS);
+            let gradients: Vec<Vec<[f32; 2]>> = chunk
+                .par_chunks(part.max(1))
+                .map(|indices| {
+                    let mut g = vec![[0f32; 2]; PARAMETERS];
+                    for &i in indices {
+                        let p = sigmoid(kf * train_set.score(i, &weights));
+                        let common = (p - train_set.target[i]) * kf;
+                        let phase = train_set.phase[i];
+                        for at in train_set.offsets[i]..train_set.offsets[i + 1] {
+                            let value = f32::from(train_set.values[at]) * common;
+                            let slot = &mut g[train_set.parameters[at] as usize];
+                            slot[0] += value * (1.0 - phase);
+                            slot[1] += value * phase;
+                        }
+                    }
+                    g
+                })
+                .collect();
+            step += 1;
+            let progress = step as f32 / total_steps as f32;
+            let rate = settings.learning_rate * (1.0 - (1.0 - FINAL_RATE_FRACTION) * progress);
+            let scale = 1.0 / chunk.len() as f32;
+            let correction1 = 1.0 - BETA1.powi(step as i32);
+            let correction2 = 1.0 - BETA2.powi(step as i32);
+            for parameter in 0..PARAMETERS {
+                for phase in 0..2 {
+                    let g = gradients.iter().map(|g| g[parameter][phase]).sum::<f32>() * scale;
+                    if penalised(parameter) {
+                        // Decoupled weight decay (AdamW): an L2 gradient through Adam would be
+                        // normalised to a full step for every weight its batch does not touch.
+                        weights[parameter][phase] *=
+                            1.0 - settings.l2 * rate / settings.learning_rate;
+                    }
+                    if g == 0.0 && first[parameter][phase] == 0.0 {
+                        continue;
+                    }
+                    let m = &mut first[parameter][phase];
+                    *m = BETA1 * *m + (1.0 - BETA1) * g;
+                    let v = &mut second[parameter][phase];
+                    *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+                    let update = (*m / correction1) / ((*v / correction2).sqrt() + ADAM_EPSILON);
+                    weights[parameter][phase] -= rate * update;
+                }
+            }
+        }
+        let loss = EpochLoss {
+            train: train_set.loss(&weights, kf),
+            validation: validation_set.loss(&weights, kf),
+        };
+        epoch_done(epoch, &loss);
+        losses.push(loss);
+    }
+    let quantised = quantise(&weights);
+    let drift = quantisation_drift(&validation_set, &weights, &quantised);
+    let report = TrainReport {
+        k,
+        train_samples: train_set.len(),
+        validation_samples: validation_set.len(),
+        losses,
+        hand_crafted_validation: hand_crafted / validation_set.len().max(1) as f64,
+        quantisation_drift: drift,
+    };
+    (quantised, report)
+}
+
+/// The weights in the file's fixed-point unit, rounded to nearest.
+fn quantise(weights: &[[f32; 2]]) -> PatternWeights {
+    let fixed = |w: f32| {
+        (w * WEIGHT_SCALE as f32)
+            .round()
+            .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16
+    };
+    PatternWeights::from_pairs(weights.iter().map(|&[o, e]| [fixed(o), fixed(e)]).collect())
+        .expect("one pair per parameter")
+}
+
+fn quantisation_drift(samples: &Samples, weights: &[[f32; 2]], quantised: &PatternWeights) -> f64 {
+    let back: Vec<[f32; 2]> = quantised
+        .pairs()
+        .iter()
+        .map(|&[o, e]| {
+            [
+                f32::from(o) / WEIGHT_SCALE as f32,
+                f32::from(e) / WEIGHT_SCALE as f32,
+            ]
+        })
+        .collect();
+    (0..samples.len())
+        .map(|i| f64::from((samples.score(i, weights) - samples.score(i, &back)).abs()))
+        .fold(0.0, f64::max)
+}
