@@ -54,11 +54,7 @@ fn tables() -> &'static Egdb {
 fn small_positions() -> Vec<Position<I>> {
     let mut out = Vec::new();
     // Piece codes: 0 white man, 1 white king, 2 black man, 3 black king.
-    fn place(
-        kinds: &[u8],
-        squares: &mut Vec<u32>,
-        out: &mut Vec<Position<I>>,
-    ) {
+    fn place(kinds: &[u8], squares: &mut Vec<u32>, out: &mut Vec<Position<I>>) {
         if squares.len() == kinds.len() {
             let mut setup = Setup::default();
             for (&kind, &square) in kinds.iter().zip(squares.iter()) {
@@ -168,8 +164,16 @@ fn index_holes_and_counts_match_the_published_quiet_counts() {
     let lines = rafle::cli::egdb::stats_lines(&dir("2-4"), 4).expect("stats");
     // wiegerw/draughts python/tests/test_egdb.py: 73,876 quiet positions for 1 1 1 0, 37,863
     // for 1 0 2 0.
-    assert!(lines.iter().any(|l| l.starts_with("1 1 1 0 ") && l.split(' ').nth(5) == Some("73876")));
-    assert!(lines.iter().any(|l| l.starts_with("1 0 2 0 ") && l.split(' ').nth(5) == Some("37863")));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("1 1 1 0 ") && l.split(' ').nth(5) == Some("73876"))
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("1 0 2 0 ") && l.split(' ').nth(5) == Some("37863"))
+    );
     let totals: Vec<&String> = lines.iter().filter(|l| l.starts_with("total")).collect();
     assert_eq!(totals.len(), 3);
     assert!(totals[0].contains("legal 8845 "), "{}", totals[0]);
@@ -295,7 +299,7 @@ fn proven(position: &Position<I>, depth: u32) -> Option<Wdl> {
 
 #[test]
 fn random_four_piece_positions_agree_with_an_independent_search() {
-    use rand::{Rng, SeedableRng};
+    use rand::{RngExt, SeedableRng};
     let egdb = tables();
     let mut rng = rand::rngs::StdRng::seed_from_u64(15);
     let (mut sampled, mut proven_count) = (0, 0);
@@ -309,7 +313,11 @@ fn random_four_piece_positions_agree_with_an_independent_search() {
         }
         let white = rng.random_range(1..=3usize);
         let mut setup = Setup {
-            side: Some(if rng.random_bool(0.5) { Color::White } else { Color::Black }),
+            side: Some(if rng.random_bool(0.5) {
+                Color::White
+            } else {
+                Color::Black
+            }),
             ..Setup::default()
         };
         for (i, &s) in squares.iter().enumerate() {
@@ -337,12 +345,16 @@ fn random_four_piece_positions_agree_with_an_independent_search() {
 #[test]
 fn known_results() {
     let egdb = tables();
-    let value = |text: &str| egdb.probe(&fen::parse::<I>(text).expect("FEN")).expect("in tables");
+    let value = |text: &str| {
+        egdb.probe(&fen::parse::<I>(text).expect("FEN"))
+            .expect("in tables")
+    };
     // The longest wins of Grimminck's statistics (design note 4.3): won for the side named.
     assert_eq!(value("W:WK6,K22,K27:BK49"), Wdl::Win);
     assert_eq!(value("W:WK40,K45,50:BK11"), Wdl::Win);
     assert_eq!(value("W:W6,K49,50:BK16"), Wdl::Win);
-    assert_eq!(value("W:WK14:B1,K10,12"), Wdl::Loss);
+    // The lone king to move takes the king at once (14x5) and wins.
+    assert_eq!(value("W:WK14:B1,K10,12"), Wdl::Win);
     assert_eq!(value("W:WK2,6:BK50"), Wdl::Win);
     assert_eq!(value("W:W33:B2"), Wdl::Win);
     assert_eq!(value("W:W33,46:B4,5"), Wdl::Win);
@@ -414,7 +426,10 @@ fn five_pieces_are_consistent() {
         assert_eq!(check.errors, 0, "{material}");
     }
     let egdb = Egdb::open(&out, 5).expect("open");
-    let value = |text: &str| egdb.probe(&fen::parse::<I>(text).expect("FEN")).expect("in tables");
+    let value = |text: &str| {
+        egdb.probe(&fen::parse::<I>(text).expect("FEN"))
+            .expect("in tables")
+    };
     // Four kings against one win.
     assert_eq!(value("W:WK1,K2,K3,K4:BK46"), Wdl::Win);
 }

@@ -47,6 +47,12 @@ pub struct AnalyzeArgs {
     /// shipped book); the search runs only when the position is not in the book.
     #[arg(long, value_name = "FILE")]
     pub book: Option<Option<std::path::PathBuf>>,
+    /// Probe the endgame databases of this directory (`rafle egdb build`).
+    #[arg(long, value_name = "DIR")]
+    pub egdb: Option<std::path::PathBuf>,
+    /// Most pieces of the endgame tables to load.
+    #[arg(long, default_value_t = 7)]
+    pub egdb_pieces: u32,
 }
 
 /// Runs `rafle analyze`.
@@ -115,7 +121,18 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         }
         println!("not in the book {}", path.display());
     }
-    let engine = Engine::<R>::new(args.hash as usize, args.threads as usize);
+    let mut engine = Engine::<R>::new(args.hash as usize, args.threads as usize);
+    if let Some(dir) = &args.egdb {
+        let egdb = crate::egdb::open_for_engine::<R>(&dir.to_string_lossy(), args.egdb_pieces);
+        let Some(egdb) = egdb else {
+            return Err(format!("no endgame tables loaded from {}", dir.display()));
+        };
+        match egdb.probe(&root.position) {
+            Some(value) => println!("egdb {}", format!("{value:?}").to_lowercase()),
+            None => println!("egdb not in the tables"),
+        }
+        engine.set_egdb(Some(egdb));
+    }
     let control = SearchControl::new();
     let position = root.position;
     let outcome = engine.search(&root, &limits, Mode::Analyze, &control, |info: &Info<R>| {

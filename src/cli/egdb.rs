@@ -216,7 +216,14 @@ pub fn stats_lines(dir: &Path, max_pieces: u32) -> Result<Vec<String>, String> {
         let c = header.counts;
         lines.push(format!(
             "{} {} {} {} {} {} {} {} {}",
-            material.wm, material.wk, material.bm, material.bk, c.legal, c.quiet, c.win, c.draw,
+            material.wm,
+            material.wk,
+            material.bm,
+            material.bk,
+            c.legal,
+            c.quiet,
+            c.win,
+            c.draw,
             c.loss
         ));
         for (slot, value) in [c.legal, c.quiet, c.win, c.draw, c.loss, header.bytes]
@@ -278,8 +285,8 @@ fn run_verify(dir: &Path, max_pieces: u32) -> Result<(), String> {
 }
 
 fn probe(args: &ProbeArgs) -> Result<(), String> {
-    let position =
-        fen::parse::<International>(&args.fen).map_err(|e| format!("bad FEN '{}': {e}", args.fen))?;
+    let position = fen::parse::<International>(&args.fen)
+        .map_err(|e| format!("bad FEN '{}': {e}", args.fen))?;
     let pieces = crate::core::BitBoard::count(position.occupied());
     let egdb = Egdb::open(&args.egdb, pieces).map_err(|e| e.to_string())?;
     let show = |value: Option<crate::egdb::Wdl>| {

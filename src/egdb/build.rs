@@ -3,7 +3,8 @@
 //!
 //! Pass 0 resolves every position whose successors all lie in finished tables: captures (fewer
 //! pieces), blocked positions (lost) and, where a promotion wins, quiet positions. Each later pass
-//! revisits the unresolved positions and resolves one as a win when a successor is lost for the
+//! revisits the unresolved positions one of whose successors was resolved in the pass before
+//! (found by un-making quiet moves, [`Squares::unmoves`]) and resolves one as a win when a successor is lost for the
 //! opponent, as a loss when every successor is won for the opponent, and as a draw when every
 //! successor is final and none better than a draw. When a pass changes nothing, what is left
 //! unknown is drawn (no side can force anything). The in-memory tables stay exact on capture
@@ -194,7 +195,32 @@ pub fn build_unit(
         .collect();
     let total: u64 = unit.iter().map(|&m| Layout::new(m).size()).sum();
 
-    // Pass 0: captures, blocked positions, promotions that win.
+    // Positions to look at again in the next pass: the predecessors (by a quiet move inside the
+    // unit) of every position resolved in this one. Nothing else can change.
+    let dirty: Vec<Vec<AtomicU64>> = unit
+        .iter()
+        .map(|&m| {
+            let size = Layout::new(m).size();
+            (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect()
+        })
+        .collect();
+    let resolve = |slot: usize, index: u64, squares: &Squares, code: u8| {
+        set.get(unit[slot])
+            .expect("inserted above")
+            .set(index, code);
+        let twin = unit[slot].twin();
+        let twin_slot = unit
+            .iter()
+            .position(|&m| m == twin)
+            .expect("unit holds the twin");
+        let layout = set.get(twin).expect("inserted above").layout();
+        squares.unmoves(|predecessor| {
+            let i = layout.index(&predecessor);
+            dirty[twin_slot][(i / 64) as usize].fetch_or(1 << (i % 64), Ordering::Relaxed);
+        });
+    };
+
+    // Pass 0: every position; resolves captures, blocked positions, promotions that win.
     progress.pass(&label, 0, total);
     for (slot, &material) in unit.iter().enumerate() {
         let table = set.get(material).expect("inserted above");
@@ -206,7 +232,7 @@ pub fn build_unit(
                 let squares = table.layout().squares_with_men(index, wm, bm);
                 crate::movegen::generate(&squares.position(), &mut moves);
                 if moves.is_empty() {
-                    table.set(index, LOSS);
+                    resolve(slot, index, &squares, LOSS);
                     return;
                 }
                 if moves[0].is_capture() {
@@ -214,38 +240,60 @@ pub fn build_unit(
                 }
                 let code = best_of_successors(set, &squares, &moves);
                 if code != UNKNOWN {
-                    table.set(index, code);
+                    resolve(slot, index, &squares, code);
                 }
             });
             progress.advance(len);
         });
     }
 
-    // Forward passes to the fixed point.
+    // Later passes: only the positions marked dirty, until a pass resolves nothing.
     let mut passes = 1;
     loop {
-        progress.pass(&label, passes, total);
+        let current: Vec<Vec<u64>> = dirty
+            .iter()
+            .map(|words| words.iter().map(|w| w.swap(0, Ordering::Relaxed)).collect())
+            .collect();
+        let marked: u64 = current
+            .iter()
+            .flatten()
+            .map(|w| u64::from(w.count_ones()))
+            .sum();
+        if marked == 0 {
+            break;
+        }
+        progress.pass(&label, passes, marked);
         let mut changed = 0;
-        for &material in unit {
+        for (slot, &material) in unit.iter().enumerate() {
             let table = set.get(material).expect("inserted above");
-            changed += chunks(table.layout().size())
+            let layout = table.layout();
+            let marks = &current[slot];
+            changed += chunks(layout.size())
                 .map(|range| {
-                    let len = range.end - range.start;
                     let mut moves = MoveList::new();
                     let mut resolved = 0u64;
-                    for_each_position(table.layout(), range, |index, wm, bm| {
-                        if table.get(index) != UNKNOWN {
-                            return;
+                    let mut visited = 0u64;
+                    for word in range.start / 64..range.end.div_ceil(64) {
+                        let mut bits = marks[word as usize];
+                        while bits != 0 {
+                            let index = word * 64 + u64::from(bits.trailing_zeros());
+                            bits &= bits - 1;
+                            visited += 1;
+                            if table.get(index) != UNKNOWN {
+                                continue;
+                            }
+                            let Some(squares) = layout.squares(index) else {
+                                continue;
+                            };
+                            crate::movegen::generate(&squares.position(), &mut moves);
+                            let code = best_of_successors(set, &squares, &moves);
+                            if code != UNKNOWN {
+                                resolve(slot, index, &squares, code);
+                                resolved += 1;
+                            }
                         }
-                        let squares = table.layout().squares_with_men(index, wm, bm);
-                        crate::movegen::generate(&squares.position(), &mut moves);
-                        let code = best_of_successors(set, &squares, &moves);
-                        if code != UNKNOWN {
-                            table.set(index, code);
-                            resolved += 1;
-                        }
-                    });
-                    progress.advance(len);
+                    }
+                    progress.advance(visited);
                     resolved
                 })
                 .sum::<u64>();

@@ -84,9 +84,8 @@ fn from_file_value(value: u8) -> u8 {
 /// Encodes a table's values, `dont_care(index)` marking values free to choose.
 pub fn encode(table: &Table, captures: &[u64]) -> Vec<u8> {
     let size = table.layout().size() as usize;
-    let dont_care = |i: usize| {
-        table.get(i as u64) == UNKNOWN || (captures[i / 64] >> (i % 64)) & 1 == 1
-    };
+    let dont_care =
+        |i: usize| table.get(i as u64) == UNKNOWN || (captures[i / 64] >> (i % 64)) & 1 == 1;
     let first = (0..size)
         .find(|&i| !dont_care(i))
         .map_or(0, |i| to_file_value(table.get(i as u64)));
@@ -387,6 +386,7 @@ pub fn load_dir(dir: &Path, max_pieces: u32) -> Result<(TableSet, Vec<String>), 
     let mut set = TableSet::default();
     let mut problems = Vec::new();
     let mut largest = 0;
+    let mut failed = Vec::new();
     for (material, path) in list_dir(dir)? {
         if material.pieces() > max_pieces {
             continue;
@@ -396,17 +396,25 @@ pub fn load_dir(dir: &Path, max_pieces: u32) -> Result<(TableSet, Vec<String>), 
                 largest = largest.max(material.pieces());
                 set.insert(material, table);
             }
-            Err(error) => problems.push(error.to_string()),
+            Err(error) => {
+                failed.push(material);
+                problems.push(error.to_string());
+            }
         }
     }
     for pieces in 2..=largest {
-        for material in Material::all_with(pieces) {
-            if !set.contains(material) {
-                let path = path_of(dir, material);
-                if !problems.iter().any(|p| p.contains(&path.display().to_string())) {
-                    problems.push(format!("{}: table missing", path.display()));
-                }
-            }
+        let missing: Vec<String> = Material::all_with(pieces)
+            .into_iter()
+            .filter(|&m| !set.contains(m) && !failed.contains(&m))
+            .map(|m| m.to_string())
+            .collect();
+        if !missing.is_empty() {
+            problems.push(format!(
+                "{}: {} of the {pieces}-piece tables missing ({}.{EXTENSION} ...)",
+                dir.display(),
+                missing.len(),
+                missing.join(", ")
+            ));
         }
     }
     Ok((set, problems))

@@ -280,6 +280,54 @@ impl Squares {
         }
     }
 
+    /// Calls `visit` with every normalised position from which a quiet move of the side that
+    /// just moved (Black here) without promotion leads to these sets (White to move). A superset
+    /// is harmless to the generator (it only re-examines positions), so captures available in the
+    /// predecessor are not checked; every true predecessor is visited.
+    pub fn unmoves(&self, mut visit: impl FnMut(Squares)) {
+        use crate::core::{Board10, Direction, Geometry};
+        let occupied = to_bits(self.wm | self.wk | self.bm | self.bk);
+        let empty = Board10::VALID & !occupied;
+        let mut predecessor = |bm: u64, bk: u64| {
+            visit(Squares {
+                wm: turn(bm),
+                wk: turn(bk),
+                bm: turn(self.wm),
+                bk: turn(self.wk),
+            })
+        };
+        let mut kings = self.bk;
+        while kings != 0 {
+            let square = kings & kings.wrapping_neg();
+            kings &= kings - 1;
+            let bit = to_bits(square).trailing_zeros();
+            for direction in Direction::ALL {
+                let mut reach = crate::movegen::king_reach::<Board10>(bit, direction, empty);
+                while reach != 0 {
+                    let from = to_squares(reach & reach.wrapping_neg());
+                    reach &= reach - 1;
+                    predecessor(self.bm, (self.bk & !square) | from);
+                }
+            }
+        }
+        let mut men = self.bm;
+        while men != 0 {
+            let square = men & men.wrapping_neg();
+            men &= men - 1;
+            let bit = to_bits(square).trailing_zeros();
+            for direction in [Direction::UpLeft, Direction::UpRight] {
+                let ray = Board10::RAYS[bit as usize][direction as usize];
+                if ray == 0 {
+                    continue;
+                }
+                let from = crate::movegen::nearest::<Board10>(ray, direction);
+                if empty & (1 << from) != 0 {
+                    predecessor((self.bm & !square) | to_squares(1 << from), self.bk);
+                }
+            }
+        }
+    }
+
     /// The position, White to move.
     pub fn position(&self) -> Position<International> {
         Position::from_parts(
@@ -493,7 +541,13 @@ mod tests {
                         assert_eq!(Squares::of(&position), squares);
                         assert_eq!(Squares::of(&position.mirror()), squares);
                         for mv in position.legal_moves().iter() {
-                            assert_eq!(squares.after(mv), Squares::of(&position.play(mv)));
+                            let child = squares.after(mv);
+                            assert_eq!(child, Squares::of(&position.play(mv)));
+                            if !mv.is_capture() && !mv.is_promotion() {
+                                let mut found = false;
+                                child.unmoves(|p| found |= p == squares);
+                                assert!(found, "{position:?} {mv:?}");
+                            }
                         }
                     }
                 }

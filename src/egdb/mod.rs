@@ -259,3 +259,39 @@ impl Egdb {
         table::value(self.tables.stored(position))
     }
 }
+
+/// The tables of `dir` for an engine playing variant `R`, or `None` (no directory given, another
+/// variant, or nothing loadable; the reason goes to the log once and play goes on without).
+pub fn open_for_engine<R: Rules>(dir: &str, max_pieces: u32) -> Option<std::sync::Arc<Egdb>> {
+    if dir.is_empty() || max_pieces == 0 {
+        return None;
+    }
+    if !is_supported::<R>() {
+        log::warn!(
+            "egdb: tables are for international draughts, not {}",
+            R::NAME
+        );
+        return None;
+    }
+    let started = std::time::Instant::now();
+    match Egdb::open(Path::new(dir), max_pieces) {
+        Ok(egdb) if egdb.table_count() > 0 => {
+            log::info!(
+                "egdb: {} tables of up to {} pieces from {dir}, {} MB, in {:.1} s",
+                egdb.table_count(),
+                egdb.max_pieces(),
+                egdb.bytes() >> 20,
+                started.elapsed().as_secs_f64()
+            );
+            Some(std::sync::Arc::new(egdb))
+        }
+        Ok(_) => {
+            log::warn!("egdb: no tables in {dir}");
+            None
+        }
+        Err(error) => {
+            log::warn!("egdb: {error}; playing without tables");
+            None
+        }
+    }
+}

@@ -102,8 +102,10 @@ impl Table {
     #[inline(always)]
     pub fn set(&self, index: u64, code: u8) {
         debug_assert_eq!(self.get(index), UNKNOWN, "a value is set once");
-        self.words[(index / PER_WORD) as usize]
-            .fetch_or(u64::from(code) << (2 * (index % PER_WORD)), Ordering::Relaxed);
+        self.words[(index / PER_WORD) as usize].fetch_or(
+            u64::from(code) << (2 * (index % PER_WORD)),
+            Ordering::Relaxed,
+        );
     }
 
     /// Overwrites the code at `index` (single-threaded repair of values a file left undefined).

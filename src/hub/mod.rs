@@ -63,6 +63,11 @@ impl Output {
     }
 }
 
+/// Default of `egdb-pieces`: the tables a quick build gives (see the README).
+const DEFAULT_EGDB_PIECES: i64 = 5;
+/// Largest `egdb-pieces`.
+const MAX_EGDB_PIECES: i64 = 7;
+
 /// Engine parameters, as set by `set-param`.
 #[derive(Clone, Debug)]
 pub(crate) struct Params {
@@ -75,6 +80,10 @@ pub(crate) struct Params {
     pub book_margin: i64,
     /// Book file; empty for the variant's default (see [`crate::book::default_path`]).
     pub book_file: String,
+    /// Endgame database directory; empty for none.
+    pub egdb_path: String,
+    /// Most pieces of the endgame tables to load.
+    pub egdb_pieces: i64,
 }
 
 impl Default for Params {
@@ -88,6 +97,8 @@ impl Default for Params {
             book_ply: DEFAULT_BOOK_PLY,
             book_margin: DEFAULT_BOOK_MARGIN,
             book_file: String::new(),
+            egdb_path: String::new(),
+            egdb_pieces: DEFAULT_EGDB_PIECES,
         }
     }
 }
@@ -242,7 +253,7 @@ impl Hub {
             ],
         ));
         let names: Vec<&str> = Variant::ALL.iter().map(|v| v.hub_name()).collect();
-        let params: [Vec<(&str, String)>; 8] = [
+        let params: [Vec<(&str, String)>; 10] = [
             vec![
                 ("name", "variant".into()),
                 ("value", p.variant.hub_name().into()),
@@ -268,6 +279,12 @@ impl Hub {
             ],
             int_param("threads", p.threads as i64, 1, MAX_THREADS as i64),
             int_param("hash", p.hash_mb as i64, 1, MAX_HASH_MB as i64),
+            vec![
+                ("name", "egdb-path".into()),
+                ("value", p.egdb_path.clone()),
+                ("type", "string".into()),
+            ],
+            int_param("egdb-pieces", p.egdb_pieces, 0, MAX_EGDB_PIECES),
         ];
         for param in &params {
             self.out.line(&protocol::format("param", param));
@@ -322,6 +339,14 @@ impl Hub {
             "book-ply" => self.params.book_ply = int(0..=20)?,
             "book-margin" => self.params.book_margin = int(0..=100)?,
             "book-file" => self.params.book_file = value.trim().to_string(),
+            "egdb-path" => {
+                self.params.egdb_path = value.trim().to_string();
+                self.rebuild = true;
+            }
+            "egdb-pieces" => {
+                self.params.egdb_pieces = int(0..=MAX_EGDB_PIECES)?;
+                self.rebuild = true;
+            }
             other => log::info!("set-param: unknown parameter '{other}' ignored"),
         }
         if let Some(session) = self.session.as_mut() {

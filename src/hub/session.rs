@@ -43,8 +43,13 @@ pub(crate) trait Session: Send {
 /// A session for the variant and table size of `params`.
 pub(crate) fn new_session(params: &Params) -> Box<dyn Session> {
     with_variant!(params.variant, R => {
+        let mut engine = Engine::<R>::new(params.hash_mb, params.threads);
+        engine.set_egdb(crate::egdb::open_for_engine::<R>(
+            &params.egdb_path,
+            params.egdb_pieces as u32,
+        ));
         let mut session = VariantSession::<R> {
-            engine: Arc::new(Engine::<R>::new(params.hash_mb, params.threads)),
+            engine: Arc::new(engine),
             root: Root::new(Position::start()),
             ply: 0,
             book: None,
