@@ -433,3 +433,61 @@ fn five_pieces_are_consistent() {
     // Four kings against one win.
     assert_eq!(value("W:WK1,K2,K3,K4:BK46"), Wdl::Win);
 }
+
+/// Probe cost in nanoseconds (a measurement, not a check):
+/// `cargo test --release --test egdb probe_cost -- --ignored --nocapture`.
+#[test]
+#[ignore = "measurement"]
+fn probe_cost() {
+    use rand::{RngExt, SeedableRng};
+    let egdb = tables();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let mut quiet = Vec::new();
+    let mut any = Vec::new();
+    while any.len() < 100_000 {
+        let mut setup = Setup {
+            side: Some(Color::White),
+            ..Setup::default()
+        };
+        let mut used = Vec::new();
+        for i in 0..4 {
+            let s = loop {
+                let s = rng.random_range(1..=50u32);
+                if !used.contains(&s) {
+                    break s;
+                }
+            };
+            used.push(s);
+            match (i < 2, rng.random_bool(0.5)) {
+                (true, false) => setup.white_men.push(s),
+                (true, true) => setup.white_kings.push(s),
+                (false, false) => setup.black_men.push(s),
+                (false, true) => setup.black_kings.push(s),
+            }
+        }
+        if let Ok(position) = Position::<I>::from_setup(&setup) {
+            if !position.has_capture() {
+                quiet.push(position);
+            }
+            any.push(position);
+        }
+    }
+    let time = |positions: &[Position<I>], f: &dyn Fn(&Position<I>) -> Option<Wdl>| {
+        let started = std::time::Instant::now();
+        let mut wins = 0usize;
+        for _ in 0..10 {
+            for p in positions {
+                wins += usize::from(f(p) == Some(Wdl::Win));
+            }
+        }
+        let ns = started.elapsed().as_nanos() as f64 / (10 * positions.len()) as f64;
+        (ns, wins)
+    };
+    let (quiet_ns, _) = time(&quiet, &|p| egdb.probe_quiet(p));
+    let (any_ns, _) = time(&any, &|p| egdb.probe(p));
+    println!(
+        "probe_quiet {quiet_ns:.0} ns ({} quiet positions), probe with capture resolution {any_ns:.0} ns ({} positions)",
+        quiet.len(),
+        any.len()
+    );
+}
