@@ -19,6 +19,7 @@ pub mod book;
 pub mod cli;
 pub mod core;
 pub mod dxp;
+pub mod egdb;
 pub mod eval;
 pub mod game;
 pub mod hub;

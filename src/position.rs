@@ -132,6 +132,23 @@ impl<R: Rules> Position<R> {
         Ok(position)
     }
 
+    /// A position from its piece sets, without the checks of [`Position::from_setup`]: the caller
+    /// guarantees the sets are disjoint, on the board, `kings` within them and no man on its
+    /// promotion row (the endgame databases build millions of positions from their indices).
+    pub fn from_parts(white: BitsOf<R>, black: BitsOf<R>, kings: BitsOf<R>, side: Color) -> Self {
+        debug_assert!((white & black).is_empty(), "disjoint sides");
+        debug_assert!((kings & !(white | black)).is_empty(), "kings are pieces");
+        let mut position = Position {
+            pieces: [white, black],
+            kings,
+            side,
+            hash: 0,
+            rules: PhantomData,
+        };
+        position.hash = position.compute_hash();
+        position
+    }
+
     /// The setup describing this position.
     pub fn to_setup(&self) -> Setup {
         let squares = |set: BitsOf<R>| set.iter().map(R::Geometry::square_of).collect::<Vec<_>>();

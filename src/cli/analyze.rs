@@ -53,6 +53,12 @@ pub struct AnalyzeArgs {
     /// Weights file of the pattern evaluation (default: the embedded weights).
     #[arg(long, value_name = "FILE")]
     pub eval_file: Option<std::path::PathBuf>,
+    /// Probe the endgame databases of this directory (`rafle egdb build`).
+    #[arg(long, value_name = "DIR")]
+    pub egdb: Option<std::path::PathBuf>,
+    /// Most pieces of the endgame tables to load.
+    #[arg(long, default_value_t = 7)]
+    pub egdb_pieces: u32,
 }
 
 /// Runs `rafle analyze`.
@@ -145,6 +151,17 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
             return Ok(());
         }
         println!("not in the book {}", path.display());
+    }
+    if let Some(dir) = &args.egdb {
+        let egdb = crate::egdb::open_for_engine::<R>(&dir.to_string_lossy(), args.egdb_pieces);
+        let Some(egdb) = egdb else {
+            return Err(format!("no endgame tables loaded from {}", dir.display()));
+        };
+        match egdb.probe(&root.position) {
+            Some(value) => println!("egdb {}", format!("{value:?}").to_lowercase()),
+            None => println!("egdb not in the tables"),
+        }
+        engine.set_egdb(Some(egdb));
     }
     let control = SearchControl::new();
     let position = root.position;

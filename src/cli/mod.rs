@@ -5,6 +5,7 @@ pub mod analyze;
 pub mod bench;
 pub mod book;
 pub mod dxp;
+pub mod egdb;
 pub mod matches;
 mod moves;
 pub mod openings;
@@ -36,6 +37,8 @@ pub enum Command {
     Book(book::BookArgs),
     /// Play over DXP (DamExchange, TCP) as follower (--listen) or initiator (--connect).
     Dxp(dxp::DxpArgs),
+    /// Endgame databases: build, statistics, verify, probe.
+    Egdb(egdb::EgdbArgs),
     /// Speak the Hub protocol on stdin/stdout (for GUIs and lidraughts bots).
     Hub,
     /// Play engine-against-engine matches and round robins (Hub and DXP engines), with statistics.
@@ -71,6 +74,7 @@ pub fn run() -> ExitCode {
         Command::Bench(args) => bench::run(&args),
         Command::Book(args) => book::run(&args),
         Command::Dxp(args) => dxp::run(&args),
+        Command::Egdb(args) => egdb::run(&args),
         Command::Hub => return crate::hub::run(),
         Command::Match(args) => matches::run(&args),
         Command::Openings(args) => openings::run(&args),

@@ -85,6 +85,11 @@ impl Output {
     }
 }
 
+/// Default of `egdb-pieces`: the tables a quick build gives (see the README).
+const DEFAULT_EGDB_PIECES: i64 = 5;
+/// Largest `egdb-pieces`.
+const MAX_EGDB_PIECES: i64 = 7;
+
 /// Engine parameters, as set by `set-param`.
 #[derive(Clone, Debug)]
 pub(crate) struct Params {
@@ -102,6 +107,10 @@ pub(crate) struct Params {
     pub eval_file: String,
     /// The evaluation they select (kept when a new value fails to load).
     pub eval: Eval,
+    /// Endgame database directory; empty for none.
+    pub egdb_path: String,
+    /// Most pieces of the endgame tables to load.
+    pub egdb_pieces: i64,
 }
 
 impl Default for Params {
@@ -118,6 +127,8 @@ impl Default for Params {
             eval_name: DEFAULT_EVAL.to_string(),
             eval_file: String::new(),
             eval: Eval::default_eval(),
+            egdb_path: String::new(),
+            egdb_pieces: DEFAULT_EGDB_PIECES,
         }
     }
 }
@@ -301,7 +312,7 @@ impl Hub {
             ],
         ));
         let names: Vec<&str> = Variant::ALL.iter().map(|v| v.hub_name()).collect();
-        let params: [Vec<(&str, String)>; 10] = [
+        let params: [Vec<(&str, String)>; 12] = [
             vec![
                 ("name", "variant".into()),
                 ("value", p.variant.hub_name().into()),
@@ -338,6 +349,12 @@ impl Hub {
                 ("value", p.eval_file.clone()),
                 ("type", "string".into()),
             ],
+            vec![
+                ("name", "egdb-path".into()),
+                ("value", p.egdb_path.clone()),
+                ("type", "string".into()),
+            ],
+            int_param("egdb-pieces", p.egdb_pieces, 0..=MAX_EGDB_PIECES),
         ];
         for param in &params {
             self.out.line(&protocol::format("param", param));
@@ -414,6 +431,14 @@ impl Hub {
                     .map_err(|e| HubError::new("bad value", format!("{name}: {e}")))?;
                 self.params.eval_name = eval_name;
                 self.params.eval_file = eval_file;
+            }
+            "egdb-path" => {
+                self.params.egdb_path = value.trim().to_string();
+                self.rebuild = true;
+            }
+            "egdb-pieces" => {
+                self.params.egdb_pieces = int(0..=MAX_EGDB_PIECES)?;
+                self.rebuild = true;
             }
             other => log::info!("set-param: unknown parameter '{}' ignored", excerpt(other)),
         }

@@ -64,7 +64,11 @@ pub(crate) fn fallback_session(params: &Params) -> Box<dyn Session> {
     })
 }
 
-fn session_with<R: Rules>(engine: Engine<R, Eval>, params: &Params) -> Box<dyn Session> {
+fn session_with<R: Rules>(mut engine: Engine<R, Eval>, params: &Params) -> Box<dyn Session> {
+    engine.set_egdb(crate::egdb::open_for_engine::<R>(
+        &params.egdb_path,
+        params.egdb_pieces as u32,
+    ));
     let mut session = VariantSession::<R> {
         engine: Arc::new(engine),
         root: Root::new(Position::start()),

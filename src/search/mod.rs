@@ -9,6 +9,7 @@
 //! and they share the lockless transposition table; the main thread decides when to stop and its
 //! best move is played.
 
+mod egdb;
 pub mod params;
 mod pvs;
 pub mod time;
@@ -233,6 +234,7 @@ pub struct Engine<R: Rules, E: Evaluator<R> = HandCrafted> {
     evaluator: E,
     threads: usize,
     ponder_enabled: bool,
+    egdb: Option<Arc<crate::egdb::Egdb>>,
     rules: std::marker::PhantomData<R>,
 }
 
@@ -257,6 +259,7 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
             evaluator,
             threads: threads.clamp(1, MAX_THREADS),
             ponder_enabled: false,
+            egdb: None,
             rules: std::marker::PhantomData,
         }
     }
@@ -290,6 +293,11 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
     /// Whether the clock allocation may count on pondering.
     pub fn set_ponder(&mut self, enabled: bool) {
         self.ponder_enabled = enabled;
+    }
+
+    /// Endgame databases to probe (international draughts; `None`: none).
+    pub fn set_egdb(&mut self, egdb: Option<Arc<crate::egdb::Egdb>>) {
+        self.egdb = egdb;
     }
 
     /// Forgets what earlier searches learnt (a new game).
@@ -359,6 +367,7 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
             started,
             self.ponder_enabled,
             root,
+            self.egdb.as_deref(),
         );
         let threads = self.threads;
         std::thread::scope(|scope| {

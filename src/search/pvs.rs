@@ -6,6 +6,7 @@ use super::params::*;
 use super::time::{SCORE_DROP, TimeManager};
 use super::{Info, Limits, Mode, Outcome, Root, SearchControl};
 use crate::core::{BitBoard, Color};
+use crate::egdb::Egdb;
 use crate::eval::Evaluator;
 use crate::game::DrawCounters;
 use crate::game::endgame::{self, Verdict};
@@ -80,6 +81,8 @@ pub(super) struct Shared<'a, R: Rules, E: Evaluator<R>> {
     time: TimeManager,
     nodes: AtomicU64,
     finished: AtomicBool,
+    /// Endgame databases and the most pieces to probe (see `super::egdb`).
+    egdb: Option<(&'a Egdb, u32)>,
     rules: std::marker::PhantomData<R>,
 }
 
@@ -94,6 +97,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Shared<'a, R, E> {
         started: Instant,
         ponder_enabled: bool,
         root: &Root<R>,
+        egdb: Option<&'a Egdb>,
     ) -> Self {
         let men = root.position.men(Color::White).count() + root.position.men(Color::Black).count();
         let full = 2 * R::MAX_PIECES_PER_SIDE;
@@ -119,6 +123,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Shared<'a, R, E> {
             time,
             nodes: AtomicU64::new(0),
             finished: AtomicBool::new(false),
+            egdb: egdb.map(|db| (db, super::egdb::probe_limit(db, &root.position))),
             rules: std::marker::PhantomData,
         }
     }
@@ -523,6 +528,16 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         {
             return known;
         }
+        if let Some((egdb, pieces)) = self.shared.egdb {
+            if ply == 0 {
+                super::egdb::filter_root(egdb, position, &mut list);
+            } else if !is_capture
+                && let Some(known) =
+                    super::egdb::quiet_score(egdb, pieces, position, &counters, ply)
+            {
+                return known;
+            }
+        }
 
         // Reverse futility: a quiet position far above beta near the horizon.
         if !PV
@@ -722,6 +737,12 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             && let Some(stored) = table_cut(&entry, alpha, beta, ply)
         {
             return stored;
+        }
+        if !must_capture
+            && let Some((egdb, pieces)) = self.shared.egdb
+            && let Some(known) = super::egdb::quiet_score(egdb, pieces, position, &counters, ply)
+        {
+            return known;
         }
         if !must_capture {
             if threat_extensions < QUIESCENCE_THREAT_EXTENSIONS && position.pass().has_capture() {

@@ -1,0 +1,310 @@
+//! `rafle egdb`: build endgame databases, print their statistics, check and probe them.
+
+use crate::egdb::build::{self, BuildOptions, Built, Progress};
+use crate::egdb::index::Material;
+use crate::egdb::{Egdb, TableSet, file, verify};
+use crate::notation::fen;
+use crate::rules::International;
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Default table directory.
+pub const DEFAULT_DIR: &str = "egdb";
+/// Most pieces the generator accepts (the index handles 7; 6 and more take hours to days).
+const MAX_BUILD_PIECES: u32 = 7;
+
+/// Arguments of `rafle egdb`.
+#[derive(Debug, Args)]
+pub struct EgdbArgs {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: EgdbCommand,
+}
+
+/// The `egdb` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum EgdbCommand {
+    /// Build the tables of up to N pieces (international draughts, win/draw/loss).
+    Build(BuildArgs),
+    /// One line per table: wm wk bm bk legal quiet win draw loss, then totals per piece count.
+    Stats(DirArgs),
+    /// Check every position of every table against its successors (local consistency).
+    Verify(DirArgs),
+    /// The database value of a position and of each of its moves.
+    Probe(ProbeArgs),
+}
+
+/// Arguments of `rafle egdb build`.
+#[derive(Debug, Args)]
+pub struct BuildArgs {
+    /// Build every table with at most this many pieces.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=i64::from(MAX_BUILD_PIECES)))]
+    pub pieces: u32,
+    /// Directory of the tables.
+    #[arg(long, default_value = DEFAULT_DIR)]
+    pub out: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Build only this material and its twin, e.g. 1201 (its dependencies must be in --out):
+    /// one job per material lets several machines share a build, merged by copying files.
+    #[arg(long)]
+    pub material: Option<String>,
+    /// Keep the finished tables found in --out (checkpoints) and build only the others.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// A table directory.
+#[derive(Debug, Args)]
+pub struct DirArgs {
+    /// Directory of the tables.
+    #[arg(default_value = DEFAULT_DIR)]
+    pub dir: PathBuf,
+    /// Only tables with at most this many pieces.
+    #[arg(long, default_value_t = MAX_BUILD_PIECES)]
+    pub pieces: u32,
+}
+
+/// Arguments of `rafle egdb probe`.
+#[derive(Debug, Args)]
+pub struct ProbeArgs {
+    /// Position as a PDN FEN.
+    pub fen: String,
+    /// Directory of the tables.
+    #[arg(long, default_value = DEFAULT_DIR)]
+    pub egdb: PathBuf,
+}
+
+/// Runs `rafle egdb`.
+///
+/// # Errors
+/// A message for bad arguments or unreadable/unwritable tables.
+pub fn run(args: &EgdbArgs) -> Result<(), String> {
+    match &args.command {
+        EgdbCommand::Build(args) => run_build(args),
+        EgdbCommand::Stats(args) => stats(&args.dir, args.pieces),
+        EgdbCommand::Verify(args) => run_verify(&args.dir, args.pieces),
+        EgdbCommand::Probe(args) => probe(args),
+    }
+}
+
+/// A progress bar per pass of the current unit.
+struct Bar {
+    bar: Mutex<Option<ProgressBar>>,
+}
+
+impl Progress for Bar {
+    fn pass(&self, label: &str, pass: u32, total: u64) {
+        let mut slot = self.bar.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(old) = slot.take() {
+            old.finish_and_clear();
+        }
+        let bar = ProgressBar::new(total).with_style(
+            ProgressStyle::default_bar()
+                .template("{prefix} [{bar:40}] {human_pos}/{human_len} {per_sec} ETA {eta}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_prefix(format!("{label} pass {pass}"));
+        *slot = Some(bar);
+    }
+
+    fn advance(&self, done: u64) {
+        if let Some(bar) = self.bar.lock().unwrap_or_else(|e| e.into_inner()).as_ref() {
+            bar.inc(done);
+        }
+    }
+}
+
+fn run_build(args: &BuildArgs) -> Result<(), String> {
+    let material = match &args.material {
+        Some(text) => Some(
+            Material::parse(text)
+                .ok_or_else(|| format!("bad material '{text}' (four digits wm wk bm bk)"))?,
+        ),
+        None => None,
+    };
+    if let Some(m) = material
+        && m.pieces() > args.pieces
+    {
+        return Err(format!("material {m} has more than {} pieces", args.pieces));
+    }
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = args.threads {
+        pool = pool.num_threads(threads.max(1));
+    }
+    let pool = pool.build().map_err(|e| e.to_string())?;
+    let options = BuildOptions {
+        pieces: args.pieces,
+        material,
+        resume: args.resume,
+        out: &args.out,
+    };
+    let bar = Bar {
+        bar: Mutex::new(None),
+    };
+    let started = Instant::now();
+    let out = args.out.clone();
+    let mut finished = |built: &Built, new: bool| {
+        if let Some(done) = bar.bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            done.finish_and_clear();
+        }
+        let bytes = file::read_header(&file::path_of(&out, built.material))
+            .map(|h| h.bytes)
+            .unwrap_or(0);
+        let c = built.counts;
+        log::info!(
+            "{} {} in {:.1} s, {} passes: legal {} quiet {} W/D/L {}/{}/{}, {} bytes ({:.3} bits/position)",
+            if new { "built" } else { "reused" },
+            built.material,
+            built.seconds,
+            built.passes,
+            c.legal,
+            c.quiet,
+            c.win,
+            c.draw,
+            c.loss,
+            bytes,
+            8.0 * bytes as f64 / c.legal.max(1) as f64
+        );
+    };
+    pool.install(|| build::build_all(&options, &bar, &mut finished))
+        .map_err(|e| e.to_string())?;
+    eprintln!(
+        "egdb build: done in {:.1} s, tables in {}",
+        started.elapsed().as_secs_f64(),
+        args.out.display()
+    );
+    Ok(())
+}
+
+/// The `stats` lines of a directory (from the file headers).
+///
+/// # Errors
+/// The directory cannot be listed or a header is bad.
+pub fn stats_lines(dir: &Path, max_pieces: u32) -> Result<Vec<String>, String> {
+    let mut lines = Vec::new();
+    let mut total = [0u64; 6];
+    let mut current = None;
+    let flush = |pieces: Option<u32>, total: &mut [u64; 6], lines: &mut Vec<String>| {
+        if let Some(pieces) = pieces {
+            lines.push(format!(
+                "total {pieces} pieces: legal {} quiet {} win {} draw {} loss {} bytes {} ({:.3} bits/position)",
+                total[0],
+                total[1],
+                total[2],
+                total[3],
+                total[4],
+                total[5],
+                8.0 * total[5] as f64 / total[0].max(1) as f64
+            ));
+        }
+        *total = [0; 6];
+    };
+    for (material, path) in file::list_dir(dir).map_err(|e| e.to_string())? {
+        if material.pieces() > max_pieces {
+            continue;
+        }
+        if current != Some(material.pieces()) {
+            flush(current, &mut total, &mut lines);
+            current = Some(material.pieces());
+        }
+        let header = file::read_header(&path).map_err(|e| e.to_string())?;
+        let c = header.counts;
+        lines.push(format!(
+            "{} {} {} {} {} {} {} {} {}",
+            material.wm,
+            material.wk,
+            material.bm,
+            material.bk,
+            c.legal,
+            c.quiet,
+            c.win,
+            c.draw,
+            c.loss
+        ));
+        for (slot, value) in [c.legal, c.quiet, c.win, c.draw, c.loss, header.bytes]
+            .into_iter()
+            .enumerate()
+        {
+            total[slot] += value;
+        }
+    }
+    flush(current, &mut total, &mut lines);
+    Ok(lines)
+}
+
+fn stats(dir: &Path, max_pieces: u32) -> Result<(), String> {
+    for line in stats_lines(dir, max_pieces)? {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// Loads a directory for the builder's use: every table, capture positions repaired.
+///
+/// # Errors
+/// A table cannot be read.
+pub fn load_exact(dir: &Path, max_pieces: u32) -> Result<TableSet, String> {
+    let mut set = TableSet::default();
+    for (material, path) in file::list_dir(dir).map_err(|e| e.to_string())? {
+        if material.pieces() > max_pieces {
+            continue;
+        }
+        let (table, _) = file::read_table(&path, Some(material)).map_err(|e| e.to_string())?;
+        set.insert(material, table);
+        build::repair_captures(&set, material);
+    }
+    Ok(set)
+}
+
+fn run_verify(dir: &Path, max_pieces: u32) -> Result<(), String> {
+    let set = load_exact(dir, max_pieces)?;
+    let mut errors = 0;
+    for material in set.materials() {
+        let started = Instant::now();
+        let check = verify::check_table(&set, material, true);
+        println!(
+            "{material}: {} positions checked, {} errors{} ({:.1} s)",
+            check.checked,
+            check.errors,
+            check
+                .first_error
+                .map_or(String::new(), |i| format!(", first at index {i}")),
+            started.elapsed().as_secs_f64()
+        );
+        errors += check.errors;
+    }
+    if errors > 0 {
+        return Err(format!("{errors} inconsistent positions"));
+    }
+    Ok(())
+}
+
+fn probe(args: &ProbeArgs) -> Result<(), String> {
+    let position = fen::parse::<International>(&args.fen)
+        .map_err(|e| format!("bad FEN '{}': {e}", args.fen))?;
+    let pieces = crate::core::BitBoard::count(position.occupied());
+    let egdb = Egdb::open(&args.egdb, pieces).map_err(|e| e.to_string())?;
+    let show = |value: Option<crate::egdb::Wdl>| {
+        value.map_or("unknown".to_string(), |v| format!("{v:?}").to_lowercase())
+    };
+    println!("{}: {}", args.fen, show(egdb.probe(&position)));
+    for mv in position.legal_moves().iter() {
+        let child = position.play(mv);
+        let value = if crate::core::BitBoard::is_empty(child.pieces(child.side())) {
+            Some(crate::egdb::Wdl::Win)
+        } else {
+            egdb.probe(&child).map(crate::egdb::Wdl::flip)
+        };
+        println!(
+            "  {}: {}",
+            crate::notation::text::pdn(&position, mv),
+            show(value)
+        );
+    }
+    Ok(())
+}

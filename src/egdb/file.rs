@@ -1,0 +1,461 @@
+//! Table files: `<dir>/<wm><wk><bm><bk>.rdb`, a header and a run-length coded value stream.
+//!
+//! Header, little-endian: magic `RAFLEDB\0`, format version (u16), material (4 bytes), index size
+//! (u64), counts legal/quiet/win/draw/loss (5 x u64), passes (u32), build seconds (f64), payload
+//! length (u64), FNV-1a 64 checksum of the payload (u64).
+//!
+//! Payload: one value per index, W/D/L as 0/1/2. Holes and capture positions are "don't care"
+//! (never looked up: a probe resolves captures first) and take the value of the position before
+//! them, which extends runs. Byte codes: 0-242 pack five values base 3 (first value in the lowest
+//! digit); 243-245 are a run of value `code - 243` whose length follows as a LEB128 number.
+//! Decoding reads the whole stream at load time into the 2-bit table.
+
+use super::build::{Built, Counts};
+use super::index::{Layout, Material};
+use super::table::{DRAW, LOSS, PER_WORD, Table, UNKNOWN, WIN};
+use super::{EgdbError, TableSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// File magic.
+const MAGIC: &[u8; 8] = b"RAFLEDB\0";
+/// Format version; a file of another version is refused.
+pub const FORMAT_VERSION: u16 = 1;
+/// File name extension.
+pub const EXTENSION: &str = "rdb";
+/// Header length in bytes.
+const HEADER_BYTES: usize = 8 + 2 + 4 + 8 + 5 * 8 + 4 + 8 + 8 + 8;
+/// Values packed per byte code.
+const PACK: usize = 5;
+/// Largest packed code (3^5 - 1).
+const PACK_MAX: u8 = 242;
+/// First run code.
+const RUN_BASE: u8 = 243;
+/// Shortest run written as a run code (shorter ones are cheaper packed).
+const MIN_RUN: usize = 8;
+/// File values: win, draw, loss.
+const FILE_VALUES: u8 = 3;
+/// FNV-1a 64 parameters.
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// What a file's header says.
+#[derive(Clone, Copy, Debug)]
+pub struct Header {
+    /// The material.
+    pub material: Material,
+    /// Its counts.
+    pub counts: Counts,
+    /// Passes of the build.
+    pub passes: u32,
+    /// Build seconds (of the unit).
+    pub seconds: f64,
+    /// File size in bytes.
+    pub bytes: u64,
+}
+
+/// The path of a material's file.
+pub fn path_of(dir: &Path, material: Material) -> PathBuf {
+    dir.join(format!("{material}.{EXTENSION}"))
+}
+
+fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(FNV_OFFSET, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(FNV_PRIME)
+    })
+}
+
+fn to_file_value(code: u8) -> u8 {
+    match code {
+        WIN => 0,
+        DRAW => 1,
+        _ => 2,
+    }
+}
+
+fn from_file_value(value: u8) -> u8 {
+    match value {
+        0 => WIN,
+        1 => DRAW,
+        _ => LOSS,
+    }
+}
+
+/// Encodes a table's values, `dont_care(index)` marking values free to choose.
+pub fn encode(table: &Table, captures: &[u64]) -> Vec<u8> {
+    let size = table.layout().size() as usize;
+    let dont_care =
+        |i: usize| table.get(i as u64) == UNKNOWN || (captures[i / 64] >> (i % 64)) & 1 == 1;
+    let first = (0..size)
+        .find(|&i| !dont_care(i))
+        .map_or(0, |i| to_file_value(table.get(i as u64)));
+    let mut values = Vec::with_capacity(size);
+    let mut last = first;
+    for i in 0..size {
+        if !dont_care(i) {
+            last = to_file_value(table.get(i as u64));
+        }
+        values.push(last);
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < size {
+        let run = values[i..].iter().take_while(|&&v| v == values[i]).count();
+        if run >= MIN_RUN {
+            out.push(RUN_BASE + values[i]);
+            let mut length = run as u64;
+            loop {
+                let byte = (length & 0x7F) as u8;
+                length >>= 7;
+                if length == 0 {
+                    out.push(byte);
+                    break;
+                }
+                out.push(byte | 0x80);
+            }
+            i += run;
+        } else {
+            let mut code = 0u8;
+            for k in (0..PACK).rev() {
+                let value = values.get(i + k).copied().unwrap_or(values[size - 1]);
+                code = code * FILE_VALUES + value;
+            }
+            out.push(code);
+            i += PACK;
+        }
+    }
+    out
+}
+
+/// Decodes `size` values into packed 2-bit words.
+fn decode(payload: &[u8], size: u64) -> Result<Vec<u64>, String> {
+    let mut words = vec![0u64; size.div_ceil(PER_WORD) as usize];
+    let mut index = 0u64;
+    let mut put = |index: u64, value: u8| {
+        words[(index / PER_WORD) as usize] |=
+            u64::from(from_file_value(value)) << (2 * (index % PER_WORD));
+    };
+    let mut bytes = payload.iter();
+    while let Some(&code) = bytes.next() {
+        if index >= size {
+            return Err("more values than the index has".into());
+        }
+        if code <= PACK_MAX {
+            let mut rest = code;
+            for _ in 0..PACK {
+                if index < size {
+                    put(index, rest % FILE_VALUES);
+                }
+                rest /= FILE_VALUES;
+                index += 1;
+            }
+        } else if code < RUN_BASE + FILE_VALUES {
+            let value = code - RUN_BASE;
+            let mut length = 0u64;
+            let mut shift = 0;
+            loop {
+                let &byte = bytes.next().ok_or("run length cut short")?;
+                if shift > 56 {
+                    return Err("run length too long".into());
+                }
+                length |= u64::from(byte & 0x7F) << shift;
+                shift += 7;
+                if byte & 0x80 == 0 {
+                    break;
+                }
+            }
+            if length == 0 || index + length > size {
+                return Err("run past the end of the index".into());
+            }
+            for k in index..index + length {
+                put(k, value);
+            }
+            index += length;
+        } else {
+            return Err(format!("bad byte code {code}"));
+        }
+    }
+    if index < size {
+        return Err(format!("{index} values of {size}: file truncated"));
+    }
+    Ok(words)
+}
+
+/// Writes a built table atomically (`.tmp` then rename).
+///
+/// # Errors
+/// The file cannot be written.
+pub fn write_table(dir: &Path, table: &Table, built: &Built) -> Result<u64, EgdbError> {
+    let material = table.layout().material();
+    let payload = encode(table, &built.captures);
+    let mut bytes = Vec::with_capacity(HEADER_BYTES + payload.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&[material.wm, material.wk, material.bm, material.bk]);
+    bytes.extend_from_slice(&table.layout().size().to_le_bytes());
+    let c = built.counts;
+    for count in [c.legal, c.quiet, c.win, c.draw, c.loss] {
+        bytes.extend_from_slice(&count.to_le_bytes());
+    }
+    bytes.extend_from_slice(&built.passes.to_le_bytes());
+    bytes.extend_from_slice(&built.seconds.to_le_bytes());
+    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&checksum(&payload).to_le_bytes());
+    bytes.extend_from_slice(&payload);
+    let path = path_of(dir, material);
+    let temporary = path.with_extension("tmp");
+    let io = |source| EgdbError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let mut file = std::fs::File::create(&temporary).map_err(io)?;
+    file.write_all(&bytes).map_err(io)?;
+    file.sync_all().map_err(io)?;
+    std::fs::rename(&temporary, &path).map_err(io)?;
+    Ok(bytes.len() as u64)
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let out: [u8; N] = self.bytes[self.at..self.at + N]
+            .try_into()
+            .expect("length checked against the header size");
+        self.at += N;
+        out
+    }
+    fn u64(&mut self) -> u64 {
+        u64::from_le_bytes(self.take())
+    }
+}
+
+fn parse_header(bytes: &[u8]) -> Result<(Header, u64, usize, u64), String> {
+    if bytes.len() < HEADER_BYTES {
+        return Err("file shorter than its header".into());
+    }
+    let mut r = Reader { bytes, at: 0 };
+    if &r.take::<8>() != MAGIC {
+        return Err("not a Rafle table (bad magic)".into());
+    }
+    let version = u16::from_le_bytes(r.take());
+    if version != FORMAT_VERSION {
+        return Err(format!(
+            "format version {version}, this build reads {FORMAT_VERSION}"
+        ));
+    }
+    let [wm, wk, bm, bk] = r.take::<4>();
+    let material = Material::new(wm, wk, bm, bk);
+    if !material.is_valid() {
+        return Err(format!("bad material {wm}{wk}{bm}{bk}"));
+    }
+    let size = r.u64();
+    let counts = Counts {
+        legal: r.u64(),
+        quiet: r.u64(),
+        win: r.u64(),
+        draw: r.u64(),
+        loss: r.u64(),
+    };
+    let passes = u32::from_le_bytes(r.take());
+    let seconds = f64::from_le_bytes(r.take());
+    let payload = r.u64() as usize;
+    let sum = r.u64();
+    Ok((
+        Header {
+            material,
+            counts,
+            passes,
+            seconds,
+            bytes: bytes.len() as u64,
+        },
+        size,
+        payload,
+        sum,
+    ))
+}
+
+fn bad(path: &Path, reason: impl Into<String>) -> EgdbError {
+    EgdbError::BadFile {
+        path: path.display().to_string(),
+        reason: reason.into(),
+    }
+}
+
+/// Reads only a file's header.
+///
+/// # Errors
+/// The file cannot be read or its header is bad.
+pub fn read_header(path: &Path) -> Result<Header, EgdbError> {
+    let mut bytes = vec![0u8; HEADER_BYTES];
+    let mut file = std::fs::File::open(path).map_err(|source| EgdbError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let length = file
+        .metadata()
+        .map_err(|source| EgdbError::Io {
+            path: path.display().to_string(),
+            source,
+        })?
+        .len();
+    std::io::Read::read_exact(&mut file, &mut bytes).map_err(|_| bad(path, "truncated header"))?;
+    let (mut header, _, payload, _) = parse_header(&bytes).map_err(|r| bad(path, r))?;
+    if length != (HEADER_BYTES + payload) as u64 {
+        return Err(bad(path, "file length does not match its header"));
+    }
+    header.bytes = length;
+    Ok(header)
+}
+
+/// Reads a table, checking everything (`expected`: the material the file name promises).
+///
+/// # Errors
+/// The file cannot be read, is truncated, corrupt, or not the expected material.
+pub fn read_table(path: &Path, expected: Option<Material>) -> Result<(Table, Header), EgdbError> {
+    let bytes = std::fs::read(path).map_err(|source| EgdbError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let (header, size, payload_len, sum) = parse_header(&bytes).map_err(|r| bad(path, r))?;
+    if let Some(expected) = expected
+        && expected != header.material
+    {
+        return Err(bad(
+            path,
+            format!("holds material {}, not {expected}", header.material),
+        ));
+    }
+    if size != Layout::new(header.material).size() {
+        return Err(bad(path, "index size does not match this build's index"));
+    }
+    if bytes.len() != HEADER_BYTES + payload_len {
+        return Err(bad(
+            path,
+            format!(
+                "{} bytes, the header announces {}: truncated or padded",
+                bytes.len(),
+                HEADER_BYTES + payload_len
+            ),
+        ));
+    }
+    let payload = &bytes[HEADER_BYTES..];
+    if checksum(payload) != sum {
+        return Err(bad(path, "checksum mismatch: file corrupt"));
+    }
+    let words = decode(payload, size).map_err(|r| bad(path, r))?;
+    Ok((Table::from_words(header.material, words), header))
+}
+
+/// The table files of a directory with their materials, sorted by build order.
+///
+/// # Errors
+/// The directory cannot be listed.
+pub fn list_dir(dir: &Path) -> Result<Vec<(Material, PathBuf)>, EgdbError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| EgdbError::Io {
+        path: dir.display().to_string(),
+        source,
+    })?;
+    let mut out = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().and_then(|e| e.to_str()) != Some(EXTENSION) {
+            continue;
+        }
+        if let Some(material) = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .and_then(Material::parse)
+        {
+            out.push((material, path));
+        }
+    }
+    out.sort_by_key(|(m, _)| (m.pieces(), m.men(), *m));
+    Ok(out)
+}
+
+/// Loads the tables of `dir` with at most `max_pieces` pieces; returns them and one message per
+/// file that could not be loaded or material that is missing below the largest piece count found.
+///
+/// # Errors
+/// The directory cannot be listed.
+pub fn load_dir(dir: &Path, max_pieces: u32) -> Result<(TableSet, Vec<String>), EgdbError> {
+    let mut set = TableSet::default();
+    let mut problems = Vec::new();
+    let mut largest = 0;
+    let mut failed = Vec::new();
+    for (material, path) in list_dir(dir)? {
+        if material.pieces() > max_pieces {
+            continue;
+        }
+        match read_table(&path, Some(material)) {
+            Ok((table, _)) => {
+                largest = largest.max(material.pieces());
+                set.insert(material, table);
+            }
+            Err(error) => {
+                failed.push(material);
+                problems.push(error.to_string());
+            }
+        }
+    }
+    for pieces in 2..=largest {
+        let missing: Vec<String> = Material::all_with(pieces)
+            .into_iter()
+            .filter(|&m| !set.contains(m) && !failed.contains(&m))
+            .map(|m| m.to_string())
+            .collect();
+        if !missing.is_empty() {
+            problems.push(format!(
+                "{}: {} of the {pieces}-piece tables missing ({}.{EXTENSION} ...)",
+                dir.display(),
+                missing.len(),
+                missing.join(", ")
+            ));
+        }
+    }
+    Ok((set, problems))
+}
+
+/// Bits per legal position a file takes.
+pub fn bits_per_position(header: &Header) -> f64 {
+    8.0 * header.bytes as f64 / header.counts.legal.max(1) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codec_round_trips_with_dont_cares() {
+        let material = Material::new(0, 1, 0, 1);
+        let table = Table::new(material);
+        let size = table.layout().size();
+        let mut captures = vec![0u64; size.div_ceil(64) as usize];
+        for i in 0..size {
+            let code = match (i / 7) % 5 {
+                0 | 1 => WIN,
+                2 => DRAW,
+                3 => LOSS,
+                _ => [WIN, DRAW, LOSS][(i % 3) as usize],
+            };
+            table.set(i, code);
+            if i % 11 == 0 {
+                captures[(i / 64) as usize] |= 1 << (i % 64);
+            }
+        }
+        let words = decode(&encode(&table, &captures), size).expect("decodes");
+        let back = Table::from_words(material, words);
+        for i in 0..size {
+            if (captures[(i / 64) as usize] >> (i % 64)) & 1 == 0 {
+                assert_eq!(back.get(i), table.get(i), "index {i}");
+            }
+        }
+        assert!(decode(&[RUN_BASE, 0x80], size).is_err());
+        assert!(decode(&[0], size).is_err());
+        assert!(decode(&[255], size).is_err());
+    }
+}
