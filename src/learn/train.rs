@@ -64,7 +64,7 @@ impl Default for TrainSettings {
     fn default() -> Self {
         TrainSettings {
             lambda: 0.1,
-            l2: 0.0,
+            l2: 3e-3,
             epochs: 12,
             batch: 2048,
             learning_rate: 2.0,

@@ -78,7 +78,7 @@ enum Command {
         #[arg(long, default_value_t = 0.1)]
         lambda: f32,
         /// Weight decay of the pattern and king-square weights per step (AdamW-style).
-        #[arg(long, default_value_t = 0.0)]
+        #[arg(long, default_value_t = 3e-3)]
         l2: f32,
         /// Passes over the data.
         #[arg(long, default_value_t = 12)]
