@@ -14,7 +14,6 @@ use super::record::{Dxp, DxpMove, Record, Verdict};
 use super::{GameOutcome, GameReport, Options, Role};
 use crate::book::{Book, estimated_ply};
 use crate::core::Color;
-use crate::eval::Eval;
 use crate::notation::{fen, text};
 use crate::position::Position;
 use crate::score;
@@ -42,7 +41,7 @@ pub(crate) enum SessionEnd {
 
 /// The engine and settings shared by the games of all connections.
 pub(crate) struct Player<'o> {
-    engine: Arc<Engine<Dxp, Eval>>,
+    engine: Arc<Engine<Dxp>>,
     options: &'o Options,
     /// Games finished so far (all connections).
     pub(crate) games_played: u32,
@@ -52,11 +51,7 @@ pub(crate) struct Player<'o> {
 
 impl<'o> Player<'o> {
     pub(crate) fn new(options: &'o Options, report: &'o mut dyn FnMut(&GameReport)) -> Self {
-        let mut engine = Engine::<Dxp, Eval>::with_evaluator(
-            Eval::default_eval(),
-            options.hash_mb,
-            options.threads,
-        );
+        let mut engine = Engine::<Dxp>::new(options.hash_mb, options.threads);
         engine.set_ponder(options.ponder);
         Player {
             engine: Arc::new(engine),
