@@ -757,9 +757,14 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         let mut best = -INFINITE;
         for mv in list.iter() {
             let child = position.play(mv);
+            let child_counters = counters.after(mv, &child);
+            // The child probes the table first thing: start loading its bucket now.
+            self.shared
+                .table
+                .prefetch(child.hash() ^ counter_key(&child_counters));
             let child_node = Node {
                 position: child,
-                counters: counters.after(mv, &child),
+                counters: child_counters,
             };
             let value = -self.quiescence(&child_node, -beta, -alpha, ply + 1, threat_extensions);
             if self.stopped {
