@@ -22,9 +22,9 @@ use crate::rules::{BitsOf, Rules};
 use crate::score::Score;
 use crate::tt::{TableError, TranspositionTable};
 use params::MAX_PLY;
-use pvs::{Searcher, Shared};
-use std::sync::Arc;
+use pvs::{HistoryTable, Searcher, Shared};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Stack size of search threads: every ply keeps a move list on the stack.
@@ -235,6 +235,9 @@ pub struct Engine<R: Rules, E: Evaluator<R> = HandCrafted> {
     threads: usize,
     ponder_enabled: bool,
     egdb: Option<Arc<crate::egdb::Egdb>>,
+    /// Each thread's move-ordering history, carried from one search to the next (aged) so that
+    /// the next move of the game starts with what this one learnt.
+    histories: Mutex<Vec<Box<HistoryTable>>>,
     rules: std::marker::PhantomData<R>,
 }
 
@@ -260,6 +263,7 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
             threads: threads.clamp(1, MAX_THREADS),
             ponder_enabled: false,
             egdb: None,
+            histories: Mutex::new(Vec::new()),
             rules: std::marker::PhantomData,
         }
     }
@@ -303,6 +307,26 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
     /// Forgets what earlier searches learnt (a new game).
     pub fn new_game(&self) {
         self.table.clear();
+        self.lock_histories().clear();
+    }
+
+    /// The history tables; a thread that panicked while holding them cannot have left them
+    /// inconsistent (they are plain counters), so a poisoned lock is taken as it is.
+    fn lock_histories(&self) -> std::sync::MutexGuard<'_, Vec<Box<HistoryTable>>> {
+        self.histories
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// One history table per thread for a new search: the previous search's, aged, or new ones.
+    fn take_histories(&self, threads: usize) -> Vec<Box<HistoryTable>> {
+        let mut stored = std::mem::take(&mut *self.lock_histories());
+        stored.truncate(threads);
+        for history in stored.iter_mut() {
+            pvs::age_history(history);
+        }
+        stored.resize_with(threads, pvs::new_history);
+        stored
     }
 
     /// The static evaluation of a position (side-to-move view).
@@ -370,18 +394,25 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
             self.egdb.as_deref(),
         );
         let threads = self.threads;
-        std::thread::scope(|scope| {
-            for id in 1..threads {
-                let shared = &shared;
-                std::thread::Builder::new()
-                    .name(format!("search-{id}"))
-                    .stack_size(SEARCH_STACK_BYTES)
-                    .spawn_scoped(scope, move || {
-                        let mut searcher = Searcher::new(shared, id);
-                        searcher.iterate(root, &mut |_: &Info<R>| {});
-                    })
-                    .expect("a search thread can be started");
-            }
+        let mut histories = self.take_histories(threads).into_iter();
+        let main_history = histories.next().expect("one history per thread");
+        let (outcome, histories) = std::thread::scope(|scope| {
+            let helpers: Vec<_> = histories
+                .enumerate()
+                .map(|(index, history)| {
+                    let id = index + 1;
+                    let shared = &shared;
+                    std::thread::Builder::new()
+                        .name(format!("search-{id}"))
+                        .stack_size(SEARCH_STACK_BYTES)
+                        .spawn_scoped(scope, move || {
+                            let mut searcher = Searcher::new(shared, id, history);
+                            searcher.iterate(root, &mut |_: &Info<R>| {});
+                            searcher.into_history()
+                        })
+                        .expect("a search thread can be started")
+                })
+                .collect();
             let main = std::thread::Builder::new()
                 .name("search-main".to_string())
                 .stack_size(SEARCH_STACK_BYTES)
@@ -389,15 +420,25 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
                     let shared = &shared;
                     let mut report = report;
                     move || {
-                        let mut searcher = Searcher::new(shared, 0);
+                        let mut searcher = Searcher::new(shared, 0, main_history);
                         let outcome = searcher.iterate(root, &mut report);
                         shared.finish();
-                        outcome
+                        (outcome, searcher.into_history())
                     }
                 })
                 .expect("the main search thread can be started");
-            main.join().expect("the main search thread does not panic")
-        })
+            let (outcome, main_history) =
+                main.join().expect("the main search thread does not panic");
+            let mut histories = vec![main_history];
+            histories.extend(
+                helpers
+                    .into_iter()
+                    .map(|helper| helper.join().expect("a search thread does not panic")),
+            );
+            (outcome, histories)
+        });
+        *self.lock_histories() = histories;
+        outcome
     }
 }
 

@@ -21,6 +21,9 @@ pub const LMR_DIVISOR: f64 = 1.5;
 pub const QUIESCENCE_THREAT_EXTENSIONS: i32 = 2;
 /// Upper bound of the history scores (they are scaled down when they approach it).
 pub const HISTORY_LIMIT: i32 = 1 << 20;
+/// History scores carried from one search to the next (the next move of the game) are divided
+/// by this.
+pub const HISTORY_AGE_DIVISOR: i32 = 4;
 /// Reverse futility pruning: a quiet non-PV node at this depth or less whose static evaluation
 /// beats beta by the margin is cut.
 pub const REVERSE_FUTILITY_MAX_DEPTH: i32 = 3;

@@ -24,6 +24,22 @@ use std::time::{Duration, Instant};
 const KEY_STACK: usize = 1024;
 /// Squares indexable by the history table (bit indices of every geometry are below this).
 const HISTORY_SQUARES: usize = 128;
+/// History scores of quiet moves, by side, origin and destination square.
+pub(super) type HistoryTable = [[[i32; HISTORY_SQUARES]; HISTORY_SQUARES]; 2];
+
+/// A history table with no experience.
+pub(super) fn new_history() -> Box<HistoryTable> {
+    Box::new([[[0; HISTORY_SQUARES]; HISTORY_SQUARES]; 2])
+}
+
+/// Ages a history table carried over from the previous search: what was learnt a move ago
+/// still orders moves, but the new search soon outweighs it.
+pub(super) fn age_history(history: &mut HistoryTable) {
+    for value in history.iter_mut().flatten().flatten() {
+        *value /= HISTORY_AGE_DIVISOR;
+    }
+}
+
 /// Move ordering classes, highest first.
 const ORDER_TABLE_MOVE: i32 = 1 << 30;
 const ORDER_CAPTURE: i32 = 1 << 28;
@@ -150,7 +166,7 @@ pub(super) struct Searcher<'s, 'a, R: Rules, E: Evaluator<R>> {
     reversible: Box<[u16; KEY_STACK]>,
     key_count: usize,
     killers: Box<[[Move<BitsOf<R>>; 2]; MAX_PLY + 1]>,
-    history: Box<[[[i32; HISTORY_SQUARES]; HISTORY_SQUARES]; 2]>,
+    history: Box<HistoryTable>,
     pv: Box<[[Move<BitsOf<R>>; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_length: [usize; MAX_PLY + 1],
     reductions: Box<[[u8; 64]; 64]>,
@@ -160,7 +176,9 @@ pub(super) struct Searcher<'s, 'a, R: Rules, E: Evaluator<R>> {
 }
 
 impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
-    pub(super) fn new(shared: &'s Shared<'a, R, E>, id: usize) -> Self {
+    /// A searcher for thread `id`, ordering quiet moves with `history` (carried over from the
+    /// previous search, or new).
+    pub(super) fn new(shared: &'s Shared<'a, R, E>, id: usize, history: Box<HistoryTable>) -> Self {
         let mut reductions = Box::new([[0u8; 64]; 64]);
         for (depth, row) in reductions.iter_mut().enumerate().skip(1) {
             for (index, cell) in row.iter_mut().enumerate().skip(1) {
@@ -178,7 +196,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             reversible: Box::new([0; KEY_STACK]),
             key_count: 0,
             killers: Box::new([[Move::default(); 2]; MAX_PLY + 1]),
-            history: Box::new([[[0; HISTORY_SQUARES]; HISTORY_SQUARES]; 2]),
+            history,
             pv: Box::new([[Move::default(); MAX_PLY + 1]; MAX_PLY + 1]),
             pv_length: [0; MAX_PLY + 1],
             reductions,
@@ -283,6 +301,11 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             elapsed: shared.started.elapsed(),
             pv,
         }
+    }
+
+    /// The history table, to carry over to the next search.
+    pub(super) fn into_history(self) -> Box<HistoryTable> {
+        self.history
     }
 
     fn time_up_between_iterations(&self, time: &TimeManager) -> bool {
