@@ -155,6 +155,141 @@ const SKEW: [[i8; 32]; 2] = {
     table
 };
 
+/// Squares of a block (4 rows of 2).
+const BLOCK_SQUARES: usize = 8;
+/// Bit positions of a row's square bits (one ghost bit follows every pair of rows, see
+/// [`ROW_START`]).
+const fn square_bit(square_index: usize) -> u32 {
+    (square_index + square_index / (2 * ROW_SQUARES)) as u32
+}
+
+/// `BLOCKS[b]`: the squares of pattern table `b`'s block as it stands, and of its twin as it
+/// lies on the board (the colour mirror turns the board half a turn), as bit masks.
+const BLOCK_MASKS: [[u64; 2]; TABLES] = {
+    let mut masks = [[0u64; 2]; TABLES];
+    let mut group = 0;
+    while group < OWN_BLOCK_ROWS.len() {
+        let top = OWN_BLOCK_ROWS[group];
+        let mut window = 0;
+        while window < WINDOWS {
+            let mut row = top;
+            while row < top + 4 {
+                let mut offset = 0;
+                while offset < 2 {
+                    let index = ROW_SQUARES * row + window + offset;
+                    masks[group * WINDOWS + window][0] |= 1 << square_bit(index);
+                    masks[group * WINDOWS + window][1] |= 1 << square_bit(SQUARES - 1 - index);
+                    offset += 1;
+                }
+                row += 1;
+            }
+            window += 1;
+        }
+        group += 1;
+    }
+    masks
+};
+
+/// `BLOCK_TERNARY[reversed][bits]`: the base-3 number with digit 1 where the 8 block squares
+/// `bits` (lowest bit first) have a bit, read in order or, for a twin, in reverse order.
+const BLOCK_TERNARY: [[u16; 1 << BLOCK_SQUARES]; 2] = {
+    let mut table = [[0u16; 1 << BLOCK_SQUARES]; 2];
+    let mut bits = 0;
+    while bits < 1 << BLOCK_SQUARES {
+        let mut square = 0;
+        let mut power = 1;
+        while square < BLOCK_SQUARES {
+            if bits >> square & 1 == 1 {
+                table[0][bits] += power;
+            }
+            if bits >> (BLOCK_SQUARES - 1 - square) & 1 == 1 {
+                table[1][bits] += power;
+            }
+            power *= 3;
+            square += 1;
+        }
+        bits += 1;
+    }
+    table
+};
+
+/// Bits of the board's squares on rows whose number has bit `k` set: `Σ row × |men ∩ row|`
+/// is `Σ 2^k × |men ∩ ROW_PLANES[k]|`.
+const ROW_PLANES: [u64; 4] = {
+    let mut planes = [0u64; 4];
+    let mut index = 0;
+    while index < SQUARES {
+        let row = index / ROW_SQUARES;
+        let mut k = 0;
+        while k < 4 {
+            if row >> k & 1 == 1 {
+                planes[k] |= 1 << square_bit(index);
+            }
+            k += 1;
+        }
+        index += 1;
+    }
+    planes
+};
+
+/// The same for the file (0-9) of each square, for the balance term.
+const FILE_PLANES: [u64; 4] = {
+    let mut planes = [0u64; 4];
+    let mut index = 0;
+    while index < SQUARES {
+        let row = index / ROW_SQUARES;
+        // Even rows (counted from Black's side) start on file 1.
+        let file = 2 * (index % ROW_SQUARES) + if row % 2 == 0 { 1 } else { 0 };
+        let mut k = 0;
+        while k < 4 {
+            if file >> k & 1 == 1 {
+                planes[k] |= 1 << square_bit(index);
+            }
+            k += 1;
+        }
+        index += 1;
+    }
+    planes
+};
+
+/// `Σ plane value × |bits ∩ plane|` over weighted planes (row or file sums).
+#[inline(always)]
+fn plane_sum(bits: u64, planes: &[u64; 4]) -> i32 {
+    let mut sum = 0;
+    let mut k = 0;
+    while k < 4 {
+        sum += ((bits & planes[k]).count_ones() << k) as i32;
+        k += 1;
+    }
+    sum
+}
+
+/// The bits of `bits` under `mask`, packed to the low end in order (BMI2 `pext` where the
+/// build has it).
+#[inline(always)]
+fn extract(bits: u64, mask: u64) -> usize {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        // SAFETY: the build enables BMI2 (checked by the `cfg`), so the instruction exists.
+        unsafe { std::arch::x86_64::_pext_u64(bits, mask) as usize }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
+    {
+        let mut packed = 0;
+        let mut out = 0;
+        let mut rest = mask;
+        while rest != 0 {
+            let low = rest & rest.wrapping_neg();
+            if bits & low != 0 {
+                packed |= 1 << out;
+            }
+            out += 1;
+            rest &= rest - 1;
+        }
+        packed
+    }
+}
+
 /// Whether the pattern evaluation applies to the variant (it is laid out for international
 /// draughts only).
 #[inline(always)]
@@ -222,33 +357,37 @@ pub fn features<R: Rules>(position: &Position<R>, mut add: impl FnMut(usize, i32
         },
     );
 
-    let kings = position.all_kings();
-    if kings.any() {
-        type G<R> = <R as Rules>::Geometry;
-        let empty = position.empty();
-        let mut counts = [0i32; 2];
-        let mut reach = [0i32; 2];
-        for (side, color) in Color::BOTH.into_iter().enumerate() {
-            for bit in position.kings(color).iter() {
-                counts[side] += 1;
-                let square = G::<R>::square_of(bit) as usize;
-                match color {
-                    Color::White => add(KING_SQUARE + square - 1, 1),
-                    Color::Black => add(KING_SQUARE + SQUARES - square, -1),
-                }
-                for direction in Direction::ALL {
-                    reach[side] +=
-                        movegen::king_reach::<G<R>>(bit, direction, empty).count() as i32;
-                }
+    if position.all_kings().any() {
+        king_features(position, &mut add);
+    }
+}
+
+/// The king terms of [`features`] (placement, first king, further kings, mobility).
+#[inline(always)]
+fn king_features<R: Rules>(position: &Position<R>, add: &mut impl FnMut(usize, i32)) {
+    type G<R> = <R as Rules>::Geometry;
+    let empty = position.empty();
+    let mut counts = [0i32; 2];
+    let mut reach = [0i32; 2];
+    for (side, color) in Color::BOTH.into_iter().enumerate() {
+        for bit in position.kings(color).iter() {
+            counts[side] += 1;
+            let square = G::<R>::square_of(bit) as usize;
+            match color {
+                Color::White => add(KING_SQUARE + square - 1, 1),
+                Color::Black => add(KING_SQUARE + SQUARES - square, -1),
+            }
+            for direction in Direction::ALL {
+                reach[side] += movegen::king_reach::<G<R>>(bit, direction, empty).count() as i32;
             }
         }
-        add(
-            FIRST_KING,
-            i32::from(counts[0] > 0) - i32::from(counts[1] > 0),
-        );
-        add(MORE_KINGS, (counts[0] - 1).max(0) - (counts[1] - 1).max(0));
-        add(KING_MOBILITY, reach[0] - reach[1]);
     }
+    add(
+        FIRST_KING,
+        i32::from(counts[0] > 0) - i32::from(counts[1] > 0),
+    );
+    add(MORE_KINGS, (counts[0] - 1).max(0) - (counts[1] - 1).max(0));
+    add(KING_MOBILITY, reach[0] - reach[1]);
 }
 
 /// The blend of a position: the endgame share out of [`FULL_TEMPO`] (0 at the start, all of it
@@ -269,8 +408,68 @@ pub fn phase<R: Rules>(position: &Position<R>) -> i32 {
 impl PatternWeights {
     /// The pattern evaluation, side-to-move view (international draughts only: see
     /// [`applies`]).
+    ///
+    /// The same sum as [`features`] gives (checked in debug builds), computed in fewer steps:
+    /// each block's index from its squares packed by one bit extraction per colour, and the
+    /// row and file sums from popcounts of bit planes.
     #[inline]
     pub fn evaluate<R: Rules>(&self, position: &Position<R>) -> Score {
+        let weights = self.pairs();
+        let white = word::<R>(position.men(Color::White));
+        let black = word::<R>(position.men(Color::Black));
+        let mut opening = 0i32;
+        let mut endgame = 0i32;
+        let mut add = |parameter: usize, value: i32| {
+            let [o, e] = weights[parameter];
+            opening += value * i32::from(o);
+            endgame += value * i32::from(e);
+        };
+        for (table, [own, twin]) in BLOCK_MASKS.iter().enumerate() {
+            let base = table * TABLE_SIZE;
+            let index =
+                BLOCK_TERNARY[0][extract(white, *own)] + 2 * BLOCK_TERNARY[0][extract(black, *own)];
+            add(base + usize::from(index), 1);
+            let index = BLOCK_TERNARY[1][extract(black, *twin)]
+                + 2 * BLOCK_TERNARY[1][extract(white, *twin)];
+            add(base + usize::from(index), -1);
+        }
+        let white_men = white.count_ones() as i32;
+        let black_men = black.count_ones() as i32;
+        let white_rows = plane_sum(white, &ROW_PLANES);
+        let black_rows = plane_sum(black, &ROW_PLANES);
+        add(MAN, white_men - black_men);
+        // White's men advance from row 9 to row 0, Black's the other way.
+        add(
+            ADVANCEMENT,
+            (ROWS as i32 - 1) * white_men - white_rows - black_rows,
+        );
+        let skew = |men: u64, count: i32| 2 * plane_sum(men, &FILE_PLANES) - BALANCE_CENTRE * count;
+        add(
+            BALANCE,
+            skew(white, white_men).abs() - skew(black, black_men).abs(),
+        );
+        add(
+            SIDE_TO_MOVE,
+            if position.side() == Color::White {
+                1
+            } else {
+                -1
+            },
+        );
+        if position.all_kings().any() {
+            king_features(position, &mut add);
+        }
+        let tempo = white_rows + (ROWS as i32 - 1) * black_men - black_rows;
+        let stage = (FULL_TEMPO - tempo).clamp(0, FULL_TEMPO);
+        debug_assert_eq!(stage, phase(position));
+        let score = self.blend(position, opening, endgame, stage);
+        debug_assert_eq!(score, self.evaluate_by_features(position));
+        score
+    }
+
+    /// The evaluation straight from [`features`] and [`phase`]: the definition that
+    /// [`PatternWeights::evaluate`] computes faster.
+    pub fn evaluate_by_features<R: Rules>(&self, position: &Position<R>) -> Score {
         let weights = self.pairs();
         let mut opening = 0i32;
         let mut endgame = 0i32;
@@ -279,7 +478,18 @@ impl PatternWeights {
             opening += value * i32::from(o);
             endgame += value * i32::from(e);
         });
-        let stage = phase(position);
+        self.blend(position, opening, endgame, phase(position))
+    }
+
+    /// The opening and endgame sums blended by `stage`, scaled to centi-men, side-to-move view.
+    #[inline(always)]
+    fn blend<R: Rules>(
+        &self,
+        position: &Position<R>,
+        opening: i32,
+        endgame: i32,
+        stage: i32,
+    ) -> Score {
         let blended = (i64::from(opening) * i64::from(FULL_TEMPO - stage)
             + i64::from(endgame) * i64::from(stage))
             / (i64::from(FULL_TEMPO) * i64::from(WEIGHT_SCALE));
@@ -399,6 +609,28 @@ mod tests {
             );
             assert_eq!(embedded.evaluate(&position), embedded.evaluate(&mirror));
             assert_eq!(phase(&position), phase(&mirror));
+        }
+    }
+
+    #[test]
+    fn the_fast_evaluation_equals_the_features_sum() {
+        let weights = scrambled_weights();
+        for position in random_positions() {
+            assert_eq!(
+                weights.evaluate(&position),
+                weights.evaluate_by_features(&position),
+                "{position:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn square_bits_follow_the_geometry() {
+        for square in 1..=SQUARES as u32 {
+            assert_eq!(
+                Some(square_bit(square as usize - 1)),
+                <I as Rules>::Geometry::bit_of(square)
+            );
         }
     }
 
