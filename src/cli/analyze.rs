@@ -87,7 +87,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         .as_deref()
         .unwrap_or("")
         .split_whitespace()
-        .map(without_move_number)
+        .map(text::without_move_number)
         .filter(|word| !word.is_empty())
         .collect();
     let game = Game::from_moves(start, moves).map_err(|e| e.to_string())?;
@@ -132,8 +132,8 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         None => {}
     }
     if let Some(given) = &args.book {
-        let path = super::book::book_path(given.as_deref(), R::NAME)?;
-        let book = super::book::load::<R>(&path)?;
+        let path = super::book_path(given.as_deref(), R::NAME)?;
+        let book = super::load_book::<R>(&path)?;
         let moves = book.probe(&root.position);
         if let Some(best) = moves.first() {
             for book_move in &moves {
@@ -194,16 +194,6 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         None => println!("no legal move: {} has lost", position.side()),
     }
     Ok(())
-}
-
-/// A move word without a leading PDN move number (`12.32-28` → `32-28`, `12...` → ``).
-pub(crate) fn without_move_number(word: &str) -> &str {
-    match word.find('.') {
-        Some(dot) if word[..dot].bytes().all(|b| b.is_ascii_digit()) => {
-            word[dot..].trim_start_matches('.')
-        }
-        _ => word,
-    }
 }
 
 /// A line of moves in PDN notation, from `position`.

@@ -159,8 +159,8 @@ pub fn options(args: &DxpArgs) -> Result<Options, String> {
     }
     let book = match &args.book {
         Some(given) => {
-            let path = super::book::book_path(given.as_deref(), International::NAME)?;
-            Some(std::sync::Arc::new(super::book::load::<International>(
+            let path = super::book_path(given.as_deref(), International::NAME)?;
+            Some(std::sync::Arc::new(super::load_book::<International>(
                 &path,
             )?))
         }

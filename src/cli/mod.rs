@@ -11,7 +11,9 @@ mod moves;
 pub mod openings;
 mod perft;
 
+use crate::rules::Rules;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Exit status for bad input (a bad FEN, move or option value), as clap uses for bad arguments.
@@ -114,4 +116,22 @@ fn end_quietly_when_stdout_closes() {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         }
     }
+}
+
+/// The book file to read: the one given, or the variant's default.
+pub(crate) fn book_path(given: Option<&Path>, variant: &str) -> Result<PathBuf, String> {
+    match given {
+        Some(path) => Ok(path.to_path_buf()),
+        None => crate::book::default_path(variant).ok_or_else(|| {
+            format!(
+                "no book for {variant} found (looked for books/{variant}.book); give --book FILE"
+            )
+        }),
+    }
+}
+
+/// Loads a book, saying which file failed and why.
+pub(crate) fn load_book<R: Rules>(path: &Path) -> Result<crate::book::Book<R>, String> {
+    crate::book::Book::<R>::load(path)
+        .map_err(|e| format!("cannot load book {}: {e}", path.display()))
 }

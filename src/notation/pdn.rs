@@ -38,6 +38,25 @@ pub enum PdnResult {
     Unknown,
 }
 
+// The reader builds games and writes their results: the game record itself knows no PDN.
+impl<R: Rules> Game<R> {
+    /// The first game of a PDN text (see [`read_game`]).
+    ///
+    /// # Errors
+    /// See [`PdnError`].
+    pub fn from_pdn(pdn_text: &str) -> Result<Self, PdnError> {
+        read_game::<R>(pdn_text).map(|record| record.game)
+    }
+}
+
+impl GameResult {
+    /// The result token of the variant's PDN result type (`2-0`, `1-1`, `0-2` for international
+    /// draughts; `1-0`, `1/2-1/2`, `0-1` otherwise): see [`PdnResult`].
+    pub fn pdn_token<R: Rules>(&self) -> &'static str {
+        PdnResult::from_winner(self.winner).token::<R>()
+    }
+}
+
 impl PdnResult {
     /// The result for a winner (`None`: a draw).
     pub const fn from_winner(winner: Option<Color>) -> Self {

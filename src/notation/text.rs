@@ -227,6 +227,16 @@ fn is_subsequence(needle: &[u32], haystack: &[u32]) -> bool {
     needle.iter().all(|square| rest.any(|h| h == square))
 }
 
+/// A move word without a leading PDN move number (`12.32-28` → `32-28`, `12...` → ``).
+pub fn without_move_number(word: &str) -> &str {
+    match word.find('.') {
+        Some(dot) if word[..dot].bytes().all(|b| b.is_ascii_digit()) => {
+            word[dot..].trim_start_matches('.')
+        }
+        _ => word,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
