@@ -122,13 +122,6 @@ pub struct BookRule {
     pub margin: Score,
 }
 
-impl Default for BookRule {
-    /// Scan's shipped settings: 4 plies, 4 centi-men.
-    fn default() -> Self {
-        BookRule { ply: 4, margin: 4 }
-    }
-}
-
 impl BookRule {
     /// The margin at ply `game_ply` of the game: the margin before `ply`, 0 from then on.
     pub fn margin_at(&self, game_ply: u32) -> Score {

@@ -6,6 +6,7 @@ use crate::book::build::{
 };
 use crate::game::Game;
 use crate::notation::{fen, text};
+use crate::player::options;
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::score;
@@ -127,7 +128,7 @@ pub fn run(args: &BookArgs) -> Result<(), String> {
 fn build<R: Rules>(args: &BuildArgs) -> Result<(), String> {
     let threads = args.threads as usize;
     let mut builder = if args.resume && args.out.exists() {
-        let book = super::load_book::<R>(&args.out)?;
+        let book = options::load_book::<R>(&args.out).map_err(|e| e.to_string())?;
         let builder = Builder::<R>::resume(&book, threads).map_err(|e| e.to_string())?;
         let recorded = builder.settings().clone();
         let conflicts = [
@@ -252,8 +253,7 @@ fn build<R: Rules>(args: &BuildArgs) -> Result<(), String> {
 }
 
 fn probe<R: Rules>(args: &ProbeArgs) -> Result<(), String> {
-    let path = super::book_path(args.book.as_deref(), R::NAME)?;
-    let book = super::load_book::<R>(&path)?;
+    let (path, book) = super::open_book::<R>(args.book.as_deref())?;
     let start = match &args.fen {
         Some(text) => fen::parse::<R>(text).map_err(|e| format!("bad FEN '{text}': {e}"))?,
         None => Position::<R>::start(),
@@ -293,9 +293,8 @@ fn probe<R: Rules>(args: &ProbeArgs) -> Result<(), String> {
 }
 
 fn stats<R: Rules>(args: &StatsArgs) -> Result<(), String> {
-    let path = super::book_path(args.book.as_deref(), R::NAME)?;
     let started = Instant::now();
-    let book = super::load_book::<R>(&path)?;
+    let (path, book) = super::open_book::<R>(args.book.as_deref())?;
     let load_time = started.elapsed();
     let bytes = book.as_bytes().len();
     let info = book.info();
