@@ -40,7 +40,7 @@ pub(super) fn play(
     conn: &mut Connection,
     setup: GameSetup,
     last: bool,
-) -> (GameOver, Vec<DxpMove>) {
+) -> (Ending, Vec<DxpMove>) {
     let mut game = GameLoop {
         player: resources.player,
         options: resources.options,
@@ -60,7 +60,7 @@ pub(super) fn play(
 
 /// How a game ended, as the session needs to know it.
 #[derive(Debug)]
-pub(super) struct GameOver {
+pub(super) struct Ending {
     pub(super) outcome: GameOutcome,
     pub(super) reason: String,
     /// No further game on this connection (either side said stop).
@@ -106,7 +106,7 @@ struct GameLoop<'g> {
 }
 
 impl GameLoop<'_> {
-    fn run(&mut self) -> GameOver {
+    fn run(&mut self) -> Ending {
         loop {
             if self.record.side() == self.ours && self.search.is_none() {
                 if let Some(verdict) = self.record.result() {
@@ -144,7 +144,7 @@ impl GameLoop<'_> {
                         "{}: connection lost during the game: {reason}",
                         self.conn.peer()
                     );
-                    Some(GameOver {
+                    Some(Ending {
                         outcome: GameOutcome::Unknown,
                         reason: format!("connection lost ({reason})"),
                         stop: true,
@@ -247,7 +247,7 @@ impl GameLoop<'_> {
         self.pondered = None;
     }
 
-    fn search_done(&mut self, id: u64, outcome: Outcome<Dxp>) -> Option<GameOver> {
+    fn search_done(&mut self, id: u64, outcome: Outcome<Dxp>) -> Option<Ending> {
         if self.search.as_ref().is_none_or(|running| running.id != id) {
             return None;
         }
@@ -265,7 +265,7 @@ impl GameLoop<'_> {
     }
 
     /// Sends our move, then ponders if asked to.
-    fn play_outcome(&mut self, outcome: Outcome<Dxp>) -> Option<GameOver> {
+    fn play_outcome(&mut self, outcome: Outcome<Dxp>) -> Option<Ending> {
         let Some(best) = outcome.best else {
             // The search found no move: the rules say the game is over.
             let verdict = self.record.result().unwrap_or_else(|| Verdict {
@@ -304,7 +304,7 @@ impl GameLoop<'_> {
         None
     }
 
-    fn message(&mut self, message: Message) -> Option<GameOver> {
+    fn message(&mut self, message: Message) -> Option<Ending> {
         match message {
             Message::Move(mv) => self.peer_move(&mv),
             Message::GameEnd(end) => Some(self.peer_end(end)),
@@ -324,7 +324,7 @@ impl GameLoop<'_> {
                 );
                 self.conn
                     .chat("error: game request during a game; the game in progress is abandoned");
-                Some(GameOver {
+                Some(Ending {
                     outcome: GameOutcome::Unknown,
                     reason: "abandoned for a new game request".to_string(),
                     stop: false,
@@ -344,7 +344,7 @@ impl GameLoop<'_> {
         }
     }
 
-    fn peer_move(&mut self, mv: &MoveMessage) -> Option<GameOver> {
+    fn peer_move(&mut self, mv: &MoveMessage) -> Option<Ending> {
         if self.record.side() == self.ours {
             return Some(self.protocol_error(&format!(
                 "move {} received while it is our turn",
@@ -424,7 +424,7 @@ impl GameLoop<'_> {
     /// Our move has ended the game. As in Scan, the side on turn sends GAMEEND: we wait a little
     /// for the peer's. This also keeps our move and our GAMEEND from arriving together, which
     /// pydraughts' DXP client (one message per read) cannot take apart.
-    fn await_peer_end(&mut self, verdict: Verdict) -> GameOver {
+    fn await_peer_end(&mut self, verdict: Verdict) -> Ending {
         let deadline = Instant::now() + PEER_END_WAIT;
         loop {
             match self.conn.next(Some(deadline)) {
@@ -442,7 +442,7 @@ impl GameLoop<'_> {
                     log::info!("{}: chat: {text}", self.conn.peer());
                 }
                 Some(Event::Closed(reason)) => {
-                    return GameOver {
+                    return Ending {
                         outcome: self.outcome_of(&verdict),
                         reason: format!(
                             "{} (then the connection closed: {reason})",
@@ -472,7 +472,7 @@ impl GameLoop<'_> {
     }
 
     /// The peer ended the game: acknowledge with our own view.
-    fn peer_end(&mut self, end: GameEnd) -> GameOver {
+    fn peer_end(&mut self, end: GameEnd) -> Ending {
         self.stop_search();
         let ours = self.record.result();
         let reply = GameEnd {
@@ -504,7 +504,7 @@ impl GameLoop<'_> {
             None => (claimed, format!("ended by the peer ({claim})")),
         };
         log::info!("{}: {reason}", self.conn.peer());
-        GameOver {
+        Ending {
             outcome,
             reason,
             stop: reply.stop,
@@ -521,13 +521,13 @@ impl GameLoop<'_> {
         }
     }
 
-    fn end_by_rules(&mut self, verdict: Verdict) -> GameOver {
+    fn end_by_rules(&mut self, verdict: Verdict) -> Ending {
         let reason = self.reason_of(&verdict);
         let outcome = self.outcome_of(&verdict);
         self.end(reason, outcome, verdict.reason)
     }
 
-    fn illegal_move(&mut self, mv: &MoveMessage) -> GameOver {
+    fn illegal_move(&mut self, mv: &MoveMessage) -> Ending {
         let position = fen::format(self.record.position());
         log::warn!(
             "{}: illegal move {} from the peer in {position}",
@@ -545,7 +545,7 @@ impl GameLoop<'_> {
         )
     }
 
-    fn protocol_error(&mut self, what: &str) -> GameOver {
+    fn protocol_error(&mut self, what: &str) -> Ending {
         log::warn!("{}: {what}; the game is ended", self.conn.peer());
         self.conn.chat(&format!("error: {what}"));
         self.end(
@@ -557,7 +557,7 @@ impl GameLoop<'_> {
 
     /// The peer did not move by its deadline: a timed peer loses on time; an untimed one is
     /// given up (no result, and no further game on this connection).
-    fn peer_silent(&mut self) -> GameOver {
+    fn peer_silent(&mut self) -> Ending {
         if self.clocks[(!self.ours).index()].is_timed() {
             let what = "no move within the time control and the grace period";
             log::warn!("{}: {what}", self.conn.peer());
@@ -581,13 +581,13 @@ impl GameLoop<'_> {
     }
 
     /// Sends our GAMEEND and waits (briefly) for the peer's.
-    fn end(&mut self, reason: EndReason, outcome: GameOutcome, why: String) -> GameOver {
+    fn end(&mut self, reason: EndReason, outcome: GameOutcome, why: String) -> Ending {
         self.stop_search();
         let ours = GameEnd {
             reason,
             stop: self.last,
         };
-        let mut over = GameOver {
+        let mut over = Ending {
             outcome,
             reason: why,
             stop: ours.stop,

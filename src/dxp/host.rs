@@ -3,7 +3,7 @@
 
 use super::clock::SideClock;
 use super::connection::{Connection, Event};
-use super::game::{GameOver, GameSetup, Resources};
+use super::game::{Ending, GameSetup, Resources};
 use super::message::{
     Acceptance, BackAnswer, GameAccept, GameRequest, Message, VERSION, board_of,
     position_from_board,
@@ -299,7 +299,7 @@ impl<'o> Host<'o> {
     }
 
     /// Plays one accepted game to its end.
-    fn play(&mut self, conn: &mut Connection, setup: GameSetup) -> GameOver {
+    fn play(&mut self, conn: &mut Connection, setup: GameSetup) -> Ending {
         self.player.engine().new_game();
         let last = self.games_left() == Some(1);
         let start = setup.start;

@@ -43,7 +43,7 @@
 
 mod tables;
 
-pub use tables::{DEFAULT_MAX_KINGS, KingTables, Outcome};
+pub use tables::{DEFAULT_MAX_KINGS, Distances, KingTables};
 
 use super::counters::DrawCounters;
 use crate::core::{BitBoard, Color, Direction, Geometry};
@@ -317,7 +317,7 @@ mod tests {
         let won = fen::parse::<I>("B:WK46:BK5").expect("valid");
         assert_eq!(
             tables.probe(&won),
-            Some(Outcome {
+            Some(Distances {
                 white: Some(2),
                 black: None
             })
