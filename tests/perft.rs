@@ -13,9 +13,10 @@ use rafle::core::{Board8, Color};
 use rafle::notation::{fen, text};
 use rafle::perft::{Counting, divide, perft};
 use rafle::rules::{
-    Brazilian, Canadian, CapturePrecedence, Corner, Czech, DrawRules, English, International,
-    Italian, Killer, Notation, Pool, REPETITION_ONLY, Rules, Russian, Spanish, Thai,
+    CapturePrecedence, Corner, DrawRules, English, International, Italian, Killer, Notation,
+    REPETITION_ONLY, Rules, Russian, Thai, Variant,
 };
+use rafle::with_variant;
 use rayon::prelude::*;
 
 /// Rows with more leaves than this are left to the ignored deep test.
@@ -99,19 +100,13 @@ fn check<R: Rules>(row: &PerftRow) {
 
 /// Checks one row; false when its variant is not supported.
 fn check_row(row: &PerftRow) -> bool {
-    match row.variant.as_str() {
-        "international" => check::<International>(row),
-        "killer" => check::<Killer>(row),
-        "brazilian" => check::<Brazilian>(row),
-        "russian" => check::<Russian>(row),
-        "pool" => check::<Pool>(row),
-        "czech" => check::<Czech>(row),
-        "spanish" => check::<Spanish>(row),
-        "italian" => check::<Italian>(row),
-        "english" => check::<English>(row),
-        "thai_12man_nonstandard_setup" => check::<ThaiTwelveMen>(row),
-        "canadian" => check::<Canadian>(row),
-        _ => return false,
+    if row.variant == ThaiTwelveMen::NAME {
+        check::<ThaiTwelveMen>(row);
+        return true;
+    }
+    match Variant::from_name(&row.variant) {
+        Some(variant) => with_variant!(variant, R => check::<R>(row)),
+        None => return false,
     }
     true
 }

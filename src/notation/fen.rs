@@ -99,7 +99,7 @@ pub fn parse_setup<R: Rules>(text: &str) -> Result<Setup, FenError> {
                     }
                     for number in first..=last {
                         target.push(
-                            R::square_from_number(number)
+                            super::squares::square_of_number::<R>(number)
                                 .ok_or_else(|| FenError::BadSquare(number.to_string()))?,
                         );
                     }
@@ -115,7 +115,7 @@ pub fn parse_setup<R: Rules>(text: &str) -> Result<Setup, FenError> {
 }
 
 fn square<R: Rules>(text: &str) -> Result<u32, FenError> {
-    R::parse_square(text.trim()).ok_or_else(|| FenError::BadSquare(text.to_string()))
+    super::squares::parse::<R>(text.trim()).ok_or_else(|| FenError::BadSquare(text.to_string()))
 }
 
 /// Writes the FEN of a position in the variant's square names, in the variant's reading order:
@@ -141,7 +141,7 @@ pub fn format<R: Rules>(position: &Position<R>) -> String {
         let items: Vec<String> = squares
             .iter()
             .map(|&(_, bit)| {
-                let name = R::square_text(R::Geometry::square_of(bit));
+                let name = super::squares::text::<R>(R::Geometry::square_of(bit));
                 if kings.has(bit) {
                     format!("K{name}")
                 } else {

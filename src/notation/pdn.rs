@@ -16,10 +16,10 @@
 
 use super::fen::{self, FenError};
 use super::text::{self, MoveError};
-use crate::core::{Color, Geometry};
+use crate::core::Color;
 use crate::game::{Game, GameResult};
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{ResultForm, Rules};
 use std::fmt;
 use thiserror::Error;
 
@@ -97,14 +97,8 @@ impl PdnResult {
     }
 }
 
-/// GameType numbers whose PDN result type is "International" (pdn_fen.md's GameType table).
-const INTERNATIONAL_RESULT_GAME_TYPES: [&str; 2] = ["20", "27"];
-
 fn uses_international_results<R: Rules>() -> bool {
-    match R::PDN_GAME_TYPE {
-        Some(game_type) => INTERNATIONAL_RESULT_GAME_TYPES.contains(&game_type),
-        None => R::Geometry::ROWS == 10,
-    }
+    R::RESULT_FORM == ResultForm::International
 }
 
 /// The tag pairs of a game, in order.

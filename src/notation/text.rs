@@ -67,7 +67,7 @@ pub fn hub<R: Rules>(mv: &Move<BitsOf<R>>) -> String {
 /// The PDN form of a legal move of `position`: short, or long when another legal capture has the
 /// same origin and destination.
 pub fn pdn<R: Rules>(position: &Position<R>, mv: &Move<BitsOf<R>>) -> String {
-    let name = |bit: u32| R::square_text(R::Geometry::square_of(bit));
+    let name = |bit: u32| super::squares::text::<R>(R::Geometry::square_of(bit));
     let from = name(u32::from(mv.from));
     if !mv.is_capture() {
         return format!("{from}-{}", name(u32::from(mv.to)));
@@ -84,7 +84,7 @@ pub fn pdn<R: Rules>(position: &Position<R>, mv: &Move<BitsOf<R>>) -> String {
 
 /// The PDN long form of a capture: origin, each landing square, destination.
 pub fn long_form<R: Rules>(position: &Position<R>, mv: &Move<BitsOf<R>>) -> String {
-    let name = |bit: u32| R::square_text(R::Geometry::square_of(bit));
+    let name = |bit: u32| super::squares::text::<R>(R::Geometry::square_of(bit));
     let mut text = name(u32::from(mv.from));
     match route::routes_of(position, mv).first() {
         Some(route) => {
@@ -111,7 +111,7 @@ pub fn long_form<R: Rules>(position: &Position<R>, mv: &Move<BitsOf<R>>) -> Stri
 /// # Errors
 /// [`MoveError::Malformed`], [`MoveError::Illegal`] or [`MoveError::Ambiguous`].
 pub fn parse<R: Rules>(position: &Position<R>, text: &str) -> Result<Move<BitsOf<R>>, MoveError> {
-    parse_with(position, text, R::parse_square)
+    parse_with(position, text, super::squares::parse::<R>)
 }
 
 /// Resolves a move text of the Hub protocol, whose squares are numbered as

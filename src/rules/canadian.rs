@@ -2,7 +2,7 @@
 //! GameType 27, `27,W,12,12,N2,0`).
 
 use super::international::FMJD_DRAW_RULES;
-use super::{CapturePrecedence, DrawRules, Rules};
+use super::{CapturePrecedence, DrawRules, ResultForm, Rules};
 use crate::core::{Board12, Color};
 
 /// Canadian draughts on the 12x12 board.
@@ -23,4 +23,6 @@ impl Rules for Canadian {
     const CROWN_DURING_CAPTURE: bool = false;
     /// The FMJD draw articles 6.1-6.4 (Canadian draughts is played under international rules).
     const DRAW_RULES: DrawRules = FMJD_DRAW_RULES;
+    /// PDN GameType 27 scores two points a game, as international draughts.
+    const RESULT_FORM: ResultForm = ResultForm::International;
 }

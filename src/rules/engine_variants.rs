@@ -5,7 +5,7 @@
 //! Breakthrough (gameType 96) and Antidraughts (98).
 
 use super::international::FMJD_DRAW_RULES;
-use super::{CapturePrecedence, DrawRules, Goal, REPETITION_ONLY, Rules};
+use super::{CapturePrecedence, DrawRules, Goal, REPETITION_ONLY, ResultForm, Rules};
 use crate::core::{Board10, Color};
 
 /// An international-rules variant: the FMJD board, start and rules of play (art. 2-4) with the
@@ -33,6 +33,8 @@ macro_rules! international_board {
             const CROWN_DURING_CAPTURE: bool = false;
             const DRAW_RULES: DrawRules = $draw;
             const GOAL: Goal = $goal;
+            /// No GameType: scored as the international game on its board.
+            const RESULT_FORM: ResultForm = ResultForm::International;
         }
     };
 }

@@ -1,7 +1,7 @@
 //! International draughts: the FMJD rules (Annex 1, Official FMJD rules for international
 //! draughts, version November 2015). Article numbers below refer to that text.
 
-use super::{CapturePrecedence, DrawRules, Rules};
+use super::{CapturePrecedence, DrawRules, ResultForm, Rules};
 use crate::core::{Board10, Color};
 
 /// International draughts on the 10x10 board.
@@ -37,4 +37,7 @@ impl Rules for International {
     const CROWN_DURING_CAPTURE: bool = false;
     /// Art. 6.1-6.4.
     const DRAW_RULES: DrawRules = FMJD_DRAW_RULES;
+    /// PDN GameType 20 scores two points a game.
+    const RESULT_FORM: ResultForm = ResultForm::International;
+    const ENDGAME_KNOWLEDGE: bool = true;
 }
