@@ -97,56 +97,103 @@ pub const REPETITION_ONLY: DrawRules = DrawRules {
     two_against_king: None,
 };
 
+/// A variant's rules as a value. A variant that differs from another by a rule is written as
+/// that variant's rule set with the rule changed (`RuleSet { flying_kings: false, ..BASE }`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleSet {
+    /// Name used on the command line and in the Hub `variant` parameter.
+    pub name: &'static str,
+    /// PDN GameType tag value, if the variant has one.
+    pub pdn_game_type: Option<&'static str>,
+    /// The side that makes the first move of a game.
+    pub first_mover: Color,
+    /// Start position as a PDN FEN, in the variant's own square names.
+    pub start_fen: &'static str,
+    /// Most pieces a side can have (the number of men each side starts with).
+    pub max_pieces_per_side: u32,
+    /// Whether men capture backwards as well as forwards.
+    pub men_capture_backwards: bool,
+    /// Whether men may capture kings (not in Italian draughts).
+    pub men_capture_kings: bool,
+    /// Whether kings move and capture over any distance ("flying kings").
+    pub flying_kings: bool,
+    /// Whether a capturing king must land on the square right behind the piece it takes (Thai,
+    /// German), rather than on any empty square behind it.
+    pub king_lands_behind: bool,
+    /// Whether a king that ends its capture by taking a king must stop right behind that king
+    /// (Killer draughts).
+    pub king_halts_behind_king: bool,
+    /// Whether captured pieces are lifted as they are jumped (Thai), so that they stop blocking
+    /// and their squares may be crossed again, rather than when the capture is complete.
+    pub captured_removed_at_once: bool,
+    /// Which captures are legal when several exist.
+    pub capture_precedence: CapturePrecedence,
+    /// Whether a man reaching the far row in the middle of a capture is crowned at once and goes
+    /// on capturing as a king (Russian), rather than going on as a man.
+    pub crown_during_capture: bool,
+    /// The draw rules of the game.
+    pub draw_rules: DrawRules,
+    /// How the game is won.
+    pub goal: Goal,
+    /// How the variant's players write squares (PDN GameType notation code).
+    pub notation: Notation,
+    /// Whether the real board has a light square in the bottom-left corner (PDN invert flag 1):
+    /// it is stored as the mirror image of ours (see [`numbering`]).
+    pub mirrored_board: bool,
+    /// The separator of captures in PDN move text.
+    pub capture_separator: char,
+    /// How the variant's game records write a result.
+    pub result_form: ResultForm,
+}
+
 /// A variant's rules. Implemented by zero-sized marker types such as [`International`].
 ///
-/// Every flag is a constant, so the generator's `if R::FLAG` tests vanish at compile time and
-/// international draughts compiles to code that knows nothing of the other variants.
+/// Every flag is a constant read from the variant's [`RuleSet`], so the generator's `if R::FLAG`
+/// tests vanish at compile time and international draughts compiles to code that knows nothing
+/// of the other variants.
 pub trait Rules: Copy + Debug + Default + PartialEq + Eq + Hash + Send + Sync + 'static {
     /// Board size and bit layout.
     type Geometry: Geometry;
-    /// Name used on the command line and in the Hub `variant` parameter.
-    const NAME: &'static str;
-    /// PDN GameType tag value, if the variant has one.
-    const PDN_GAME_TYPE: Option<&'static str>;
-    /// The side that makes the first move of a game.
-    const FIRST_MOVER: Color;
-    /// Start position as a PDN FEN, in the variant's own square names.
-    const START_FEN: &'static str;
-    /// Most pieces a side can have (the number of men each side starts with).
-    const MAX_PIECES_PER_SIDE: u32;
-    /// Whether men capture backwards as well as forwards.
-    const MEN_CAPTURE_BACKWARDS: bool;
-    /// Whether men may capture kings (not in Italian draughts).
-    const MEN_CAPTURE_KINGS: bool = true;
-    /// Whether kings move and capture over any distance ("flying kings").
-    const FLYING_KINGS: bool;
-    /// Whether a capturing king must land on the square right behind the piece it takes (Thai,
-    /// German), rather than on any empty square behind it.
-    const KING_LANDS_BEHIND: bool = false;
-    /// Whether a king that ends its capture by taking a king must stop right behind that king
-    /// (Killer draughts).
-    const KING_HALTS_BEHIND_KING: bool = false;
-    /// Whether captured pieces are lifted as they are jumped (Thai), so that they stop blocking
-    /// and their squares may be crossed again, rather than when the capture is complete.
-    const CAPTURED_REMOVED_AT_ONCE: bool = false;
-    /// Which captures are legal when several exist.
-    const CAPTURE_PRECEDENCE: CapturePrecedence;
-    /// Whether a man reaching the far row in the middle of a capture is crowned at once and goes
-    /// on capturing as a king (Russian), rather than going on as a man.
-    const CROWN_DURING_CAPTURE: bool;
-    /// The draw rules of the game.
-    const DRAW_RULES: DrawRules;
-    /// How the game is won.
-    const GOAL: Goal = Goal::Standard;
-    /// How the variant's players write squares (PDN GameType notation code).
-    const NOTATION: Notation = Notation::Numeric(Corner::TopLeft);
-    /// Whether the real board has a light square in the bottom-left corner (PDN invert flag 1):
-    /// it is stored as the mirror image of ours (see [`numbering`]).
-    const MIRRORED_BOARD: bool = false;
-    /// The separator of captures in PDN move text.
-    const CAPTURE_SEPARATOR: char = 'x';
-    /// How the variant's game records write a result.
-    const RESULT_FORM: ResultForm = ResultForm::Default;
+    /// The rules of play.
+    const RULES: RuleSet;
+    /// See [`RuleSet::name`].
+    const NAME: &'static str = Self::RULES.name;
+    /// See [`RuleSet::pdn_game_type`].
+    const PDN_GAME_TYPE: Option<&'static str> = Self::RULES.pdn_game_type;
+    /// See [`RuleSet::first_mover`].
+    const FIRST_MOVER: Color = Self::RULES.first_mover;
+    /// See [`RuleSet::start_fen`].
+    const START_FEN: &'static str = Self::RULES.start_fen;
+    /// See [`RuleSet::max_pieces_per_side`].
+    const MAX_PIECES_PER_SIDE: u32 = Self::RULES.max_pieces_per_side;
+    /// See [`RuleSet::men_capture_backwards`].
+    const MEN_CAPTURE_BACKWARDS: bool = Self::RULES.men_capture_backwards;
+    /// See [`RuleSet::men_capture_kings`].
+    const MEN_CAPTURE_KINGS: bool = Self::RULES.men_capture_kings;
+    /// See [`RuleSet::flying_kings`].
+    const FLYING_KINGS: bool = Self::RULES.flying_kings;
+    /// See [`RuleSet::king_lands_behind`].
+    const KING_LANDS_BEHIND: bool = Self::RULES.king_lands_behind;
+    /// See [`RuleSet::king_halts_behind_king`].
+    const KING_HALTS_BEHIND_KING: bool = Self::RULES.king_halts_behind_king;
+    /// See [`RuleSet::captured_removed_at_once`].
+    const CAPTURED_REMOVED_AT_ONCE: bool = Self::RULES.captured_removed_at_once;
+    /// See [`RuleSet::capture_precedence`].
+    const CAPTURE_PRECEDENCE: CapturePrecedence = Self::RULES.capture_precedence;
+    /// See [`RuleSet::crown_during_capture`].
+    const CROWN_DURING_CAPTURE: bool = Self::RULES.crown_during_capture;
+    /// See [`RuleSet::draw_rules`].
+    const DRAW_RULES: DrawRules = Self::RULES.draw_rules;
+    /// See [`RuleSet::goal`].
+    const GOAL: Goal = Self::RULES.goal;
+    /// See [`RuleSet::notation`].
+    const NOTATION: Notation = Self::RULES.notation;
+    /// See [`RuleSet::mirrored_board`].
+    const MIRRORED_BOARD: bool = Self::RULES.mirrored_board;
+    /// See [`RuleSet::capture_separator`].
+    const CAPTURE_SEPARATOR: char = Self::RULES.capture_separator;
+    /// See [`RuleSet::result_form`].
+    const RESULT_FORM: ResultForm = Self::RULES.result_form;
     /// Whether Rafle's endgame knowledge, worked out for the FMJD rules, holds: the lone-king
     /// theory of [`crate::game::endgame`] and the endgame databases. The variants on the same
     /// board change what an ending is worth.
