@@ -30,6 +30,7 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod perft;
+pub mod player;
 pub mod position;
 pub mod rules;
 pub mod score;

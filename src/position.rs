@@ -2,10 +2,8 @@
 
 use crate::core::zobrist::{self, BLACK_TO_MOVE};
 use crate::core::{BitBoard, Color, Geometry, Kind, Piece};
-use crate::movegen;
-use crate::moves::{Move, MoveList};
+use crate::moves::Move;
 use crate::rules::{BitsOf, Rules};
-use std::fmt;
 use std::marker::PhantomData;
 use thiserror::Error;
 
@@ -68,8 +66,19 @@ pub struct Position<R: Rules> {
 
 impl<R: Rules> Position<R> {
     /// The start position of the variant.
+    ///
+    /// Every variant sets its men on the rows nearest each player, Black's from the first square
+    /// of the geometry and White's up to the last, as many as a side may have.
     pub fn start() -> Self {
-        crate::notation::fen::parse::<R>(R::START_FEN).expect("the start FEN of a variant is valid")
+        let men = R::MAX_PIECES_PER_SIDE;
+        let squares = R::Geometry::SQUARES;
+        let setup = Setup {
+            side: Some(R::FIRST_MOVER),
+            white_men: (squares + 1 - men..=squares).collect(),
+            black_men: (1..=men).collect(),
+            ..Setup::default()
+        };
+        Self::from_setup(&setup).expect("the start setup of a variant is valid")
     }
 
     /// Builds a position from a setup, checking it (see [`PositionError`]).
@@ -304,25 +313,6 @@ impl<R: Rules> Position<R> {
         next
     }
 
-    /// All legal moves.
-    #[inline]
-    pub fn legal_moves(&self) -> MoveList<BitsOf<R>> {
-        let mut list = MoveList::new();
-        movegen::generate(self, &mut list);
-        list
-    }
-
-    /// Whether the side to move must capture.
-    #[inline]
-    pub fn has_capture(&self) -> bool {
-        movegen::has_capture(self)
-    }
-
-    /// Whether the side to move has no legal move (it has lost: FMJD art. 7.2).
-    pub fn is_blocked(&self) -> bool {
-        self.legal_moves().is_empty()
-    }
-
     /// The same position seen from the other side: the board turned half a turn, colours swapped.
     pub fn mirror(&self) -> Self {
         let flip = |set: BitsOf<R>| {
@@ -351,35 +341,5 @@ impl<R: Rules> Position<R> {
 impl<R: Rules> Default for Position<R> {
     fn default() -> Self {
         Self::start()
-    }
-}
-
-impl<R: Rules> fmt::Display for Position<R> {
-    /// A diagram from White's side, then the FEN.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let columns = 2 * R::Geometry::HALF;
-        for row in 0..R::Geometry::ROWS {
-            let mut line = String::new();
-            for file in 0..columns {
-                let playable = (row + file) % 2 == 1;
-                let symbol = if !playable {
-                    ' '
-                } else {
-                    let square = row * R::Geometry::HALF + file / 2 + 1;
-                    let bit = R::Geometry::bit_of(square).expect("square on the board");
-                    self.piece_at(bit).map_or('.', Piece::letter)
-                };
-                line.push(' ');
-                line.push(symbol);
-            }
-            writeln!(f, "{}", line.trim_end())?;
-        }
-        write!(f, "{}", crate::notation::fen::format(self))
-    }
-}
-
-impl<R: Rules> fmt::Debug for Position<R> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", crate::notation::fen::format(self))
     }
 }

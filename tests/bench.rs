@@ -1,7 +1,7 @@
 //! The bench node count is the search's signature: `rafle bench` must print the count pinned
 //! here, so a change in search behaviour cannot land without saying `Bench: N` in its commit.
 
-use rafle::cli::bench::{BENCH_DEPTH, bench};
+use rafle::search::bench::{BENCH_DEPTH, bench};
 
 /// The node count of `rafle bench` (default depth) for the current search.
 const PINNED_NODES: u64 = 7_513_374;

@@ -11,7 +11,7 @@
 use rafle::core::{BitBoard, Color};
 use rafle::game::DrawCounters;
 use rafle::game::endgame::{
-    KingTables, Outcome, Verdict, lone_king_verdict, long_diagonal, strong_wins_within,
+    Distances, KingTables, Verdict, lone_king_verdict, long_diagonal, strong_wins_within,
 };
 use rafle::position::{Position, Setup};
 use rafle::rules::International;
@@ -76,7 +76,7 @@ fn verdicts_agree_with_the_tables() {
         let mut classes: [[Class; 2]; 2] = Default::default();
         let mut lone_wins = 0;
         positions(kings, |position| {
-            let outcome: Outcome = tables.probe(position).expect("a king-only ending");
+            let outcome: Distances = tables.probe(position).expect("a king-only ending");
             let counters = DrawCounters::new(position);
             let verdict = lone_king_verdict(position, &counters);
             let mirror = position.mirror();
@@ -162,14 +162,14 @@ fn tables_know_the_lead_positions() {
     // Kings on the two corners of the long diagonal: the king to move loses.
     assert_eq!(
         probe("B:WK46:BK5"),
-        Outcome {
+        Distances {
             white: Some(2),
             black: None
         }
     );
     assert_eq!(
         probe("W:WK46:BK5"),
-        Outcome {
+        Distances {
             white: None,
             black: Some(2)
         }

@@ -11,8 +11,9 @@ use rafle::notation::{fen, route};
 use rafle::position::Position;
 use rafle::rules::{
     Antidraughts, BitsOf, Brazilian, Breakthrough, Canadian, Czech, English, German, International,
-    Italian, Killer, Pool, Portuguese, Rules, Russian, Spanish, Thai,
+    Italian, Killer, Pool, Portuguese, Rules, Russian, Spanish, Thai, Variant,
 };
+use rafle::with_variant;
 use std::collections::BTreeSet;
 
 /// (from, to, captured squares) in the variant's own square numbers.
@@ -27,7 +28,8 @@ fn expected_moves<R: Rules>(list: &str) -> BTreeSet<MoveKey> {
             };
             let mut ends = squares.split(['-', 'x']);
             let mut square = |text: &str| {
-                R::parse_square(text).unwrap_or_else(|| panic!("square {text} of {item}"))
+                rafle::notation::squares::parse::<R>(text)
+                    .unwrap_or_else(|| panic!("square {text} of {item}"))
             };
             let from = square(ends.next().expect("from"));
             let to = square(ends.next().expect("to"));
@@ -85,23 +87,17 @@ fn rule_positions() {
             (&row[0], &row[1], &row[2], &row[3], &row[4]);
         let keep = counting == "keep-dup";
         match variant.as_str() {
-            "international" => check_rule_position::<International>(id, keep, fen_text, moves),
-            "killer" => check_rule_position::<Killer>(id, keep, fen_text, moves),
-            "brazilian" => check_rule_position::<Brazilian>(id, keep, fen_text, moves),
-            "russian" => check_rule_position::<Russian>(id, keep, fen_text, moves),
-            "pool" => check_rule_position::<Pool>(id, keep, fen_text, moves),
-            "english" => check_rule_position::<English>(id, keep, fen_text, moves),
-            "italian" => check_rule_position::<Italian>(id, keep, fen_text, moves),
-            "spanish" => {
-                // Portuguese is the same game under another federation (variants.md).
-                check_rule_position::<Spanish>(id, keep, fen_text, moves);
-                check_rule_position::<Portuguese>(id, keep, fen_text, moves);
-            }
-            "czech" => check_rule_position::<Czech>(id, keep, fen_text, moves),
-            "thai" => check_rule_position::<Thai>(id, keep, fen_text, moves),
             // Frisian and Turkish are not implemented.
             "frisian" | "turkish" => continue,
-            other => panic!("rule position {id}: unknown variant {other}"),
+            name => {
+                let variant = Variant::from_name(name)
+                    .unwrap_or_else(|| panic!("rule position {id}: unknown variant {name}"));
+                with_variant!(variant, R => check_rule_position::<R>(id, keep, fen_text, moves));
+                if variant == Variant::Spanish {
+                    // Portuguese is the same game under another federation (variants.md).
+                    check_rule_position::<Portuguese>(id, keep, fen_text, moves);
+                }
+            }
         }
         checked.push(format!("{id}/{variant}"));
     }

@@ -13,9 +13,10 @@ use rafle::core::{Board8, Color};
 use rafle::notation::{fen, text};
 use rafle::perft::{Counting, divide, perft};
 use rafle::rules::{
-    Brazilian, Canadian, CapturePrecedence, Corner, Czech, DrawRules, English, International,
-    Italian, Killer, Notation, Pool, REPETITION_ONLY, Rules, Russian, Spanish, Thai,
+    Corner, English, International, Italian, Killer, Notation, REPETITION_ONLY, RuleSet, Rules,
+    Russian, Thai, Variant,
 };
+use rafle::with_variant;
 use rayon::prelude::*;
 
 /// Rows with more leaves than this are left to the ignored deep test.
@@ -31,19 +32,17 @@ struct ThaiTwelveMen;
 
 impl Rules for ThaiTwelveMen {
     type Geometry = Board8;
-    const NAME: &'static str = "thai_12man_nonstandard_setup";
-    const PDN_GAME_TYPE: Option<&'static str> = None;
-    const FIRST_MOVER: Color = Color::White;
-    const START_FEN: &'static str = "W:W21-32:B1-12";
-    const MAX_PIECES_PER_SIDE: u32 = 12;
-    const MEN_CAPTURE_BACKWARDS: bool = Thai::MEN_CAPTURE_BACKWARDS;
-    const FLYING_KINGS: bool = Thai::FLYING_KINGS;
-    const KING_LANDS_BEHIND: bool = Thai::KING_LANDS_BEHIND;
-    const CAPTURED_REMOVED_AT_ONCE: bool = Thai::CAPTURED_REMOVED_AT_ONCE;
-    const CAPTURE_PRECEDENCE: CapturePrecedence = Thai::CAPTURE_PRECEDENCE;
-    const CROWN_DURING_CAPTURE: bool = Thai::CROWN_DURING_CAPTURE;
-    const DRAW_RULES: DrawRules = REPETITION_ONLY;
-    const NOTATION: Notation = Notation::Numeric(Corner::TopLeft);
+    const RULES: RuleSet = RuleSet {
+        name: "thai_12man_nonstandard_setup",
+        pdn_game_type: None,
+        first_mover: Color::White,
+        start_fen: "W:W21-32:B1-12",
+        max_pieces_per_side: 12,
+        draw_rules: REPETITION_ONLY,
+        notation: Notation::Numeric(Corner::TopLeft),
+        capture_separator: 'x',
+        ..Thai::RULES
+    };
 }
 
 /// Variants whose rules are implemented, with the number of rows each must have.
@@ -99,19 +98,13 @@ fn check<R: Rules>(row: &PerftRow) {
 
 /// Checks one row; false when its variant is not supported.
 fn check_row(row: &PerftRow) -> bool {
-    match row.variant.as_str() {
-        "international" => check::<International>(row),
-        "killer" => check::<Killer>(row),
-        "brazilian" => check::<Brazilian>(row),
-        "russian" => check::<Russian>(row),
-        "pool" => check::<Pool>(row),
-        "czech" => check::<Czech>(row),
-        "spanish" => check::<Spanish>(row),
-        "italian" => check::<Italian>(row),
-        "english" => check::<English>(row),
-        "thai_12man_nonstandard_setup" => check::<ThaiTwelveMen>(row),
-        "canadian" => check::<Canadian>(row),
-        _ => return false,
+    if row.variant == ThaiTwelveMen::NAME {
+        check::<ThaiTwelveMen>(row);
+        return true;
+    }
+    match Variant::from_name(&row.variant) {
+        Some(variant) => with_variant!(variant, R => check::<R>(row)),
+        None => return false,
     }
     true
 }

@@ -22,11 +22,12 @@
 //! Only positions without kings are expanded (besides the start position): every move between
 //! them is a man move or a capture, so the graph has no cycle and the values are well defined.
 
-use super::{BookError, BookMove, BuildInfo, back_up, encode, undo_back_up};
+use super::{BookError, BookMove, BuildInfo, encode};
 use crate::core::BitBoard;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{BitsOf, Rules};
+use crate::score::{KNOWN_WIN, MAX_DISTANCE};
 use crate::score::{Score, is_decisive};
 use crate::search::{Engine, Limits, Mode, Root, SearchControl};
 use dashmap::DashMap;
@@ -474,5 +475,30 @@ impl<R: Rules> Builder<R> {
     /// The value of the start position.
     pub fn root_value(&self) -> Score {
         self.tree.get(&self.root).map_or(0, |n| n.value)
+    }
+}
+
+/// The score of a move from the score of the position it leads to (the opponent's view): the
+/// negation, one ply further from a game end.
+pub fn back_up(child: Score) -> Score {
+    let score = -child;
+    if score > KNOWN_WIN - MAX_DISTANCE {
+        score - 1
+    } else if score < -(KNOWN_WIN - MAX_DISTANCE) {
+        score + 1
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`back_up`]: the score of the position a move leads to.
+pub fn undo_back_up(move_score: Score) -> Score {
+    let child = -move_score;
+    if child < -(KNOWN_WIN - MAX_DISTANCE) + 1 {
+        child - 1
+    } else if child > KNOWN_WIN - MAX_DISTANCE - 1 {
+        child + 1
+    } else {
+        child
     }
 }

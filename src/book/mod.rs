@@ -11,28 +11,27 @@
 //! the best while the game is young, the best move later).
 
 pub mod build;
+mod format;
+mod policy;
 
-use crate::core::zobrist::{self, BLACK_TO_MOVE};
-use crate::core::{BitBoard, Color, Geometry, Kind};
+pub use format::{FORMAT_VERSION, MAGIC, encode, packed_len, write_atomically};
+use format::{
+    RawMove, Reader, checksum, pack, packed_hash, read_moves, resolve, skip_moves, unpack,
+};
+pub use policy::{BookRule, candidates, estimated_ply};
+
+use crate::core::Geometry;
 use crate::moves::Move;
-use crate::position::{Position, Setup};
+use crate::position::Position;
 use crate::rules::{BitsOf, Rules};
-use crate::score::{KNOWN_WIN, MAX_DISTANCE, Score};
+use crate::score::Score;
 use rand::{Rng, RngExt};
 use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
 
-/// First bytes of every book file.
-pub const MAGIC: [u8; 8] = *b"RAFLEBK\0";
-/// Version of the file layout written by this code.
-pub const FORMAT_VERSION: u16 = 1;
 /// File name extension of books.
 pub const EXTENSION: &str = "book";
-/// Longest variant name a header holds.
-const MAX_VARIANT_NAME: usize = 64;
-/// Bytes of a stored score.
-const SCORE_BYTES: usize = 2;
 /// Loading recomputes the hash of every this-many-th record: books built with other Zobrist
 /// keys fail on the first record already, and probes compare whole positions anyway, so a
 /// sample keeps loading fast.
@@ -113,39 +112,6 @@ pub struct BookMove<R: Rules> {
     pub score: Score,
 }
 
-/// The Hub book rule: randomness while the game is young, the best move later.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BookRule {
-    /// Plies from the start during which the margin applies (Hub `book-ply`).
-    pub ply: u32,
-    /// Score margin under the best move in centi-men (Hub `book-margin`).
-    pub margin: Score,
-}
-
-impl Default for BookRule {
-    /// Scan's shipped settings: 4 plies, 4 centi-men.
-    fn default() -> Self {
-        BookRule { ply: 4, margin: 4 }
-    }
-}
-
-impl BookRule {
-    /// The margin at ply `game_ply` of the game: the margin before `ply`, 0 from then on.
-    pub fn margin_at(&self, game_ply: u32) -> Score {
-        if game_ply < self.ply { self.margin } else { 0 }
-    }
-}
-
-/// The moves, out of `moves` sorted best first, that are within `margin` of the best.
-pub fn candidates<R: Rules>(moves: &[BookMove<R>], margin: Score) -> &[BookMove<R>] {
-    let Some(best) = moves.first() else {
-        return moves;
-    };
-    let floor = best.score.saturating_sub(margin.max(0));
-    let count = moves.iter().take_while(|m| m.score >= floor).count();
-    &moves[..count]
-}
-
 /// A loaded opening book for the variant `R`.
 pub struct Book<R: Rules> {
     info: BuildInfo,
@@ -166,307 +132,6 @@ impl<R: Rules> std::fmt::Debug for Book<R> {
             .field("info", &self.info)
             .finish()
     }
-}
-
-/// Bytes of a packed position: three sets (white, black, kings) of one bit per square, then
-/// the side to move.
-pub const fn packed_len<G: Geometry>() -> usize {
-    3 * (G::SQUARES as usize).div_ceil(8) + 1
-}
-
-/// Appends `position` packed square by square (square numbers of the geometry, so the packing
-/// does not depend on the bit layout).
-fn pack<R: Rules>(position: &Position<R>, out: &mut Vec<u8>) {
-    let set_bytes = (R::Geometry::SQUARES as usize).div_ceil(8);
-    let start = out.len();
-    out.resize(start + packed_len::<R::Geometry>(), 0);
-    let sets = [
-        position.pieces(Color::White),
-        position.pieces(Color::Black),
-        position.all_kings(),
-    ];
-    for (index, set) in sets.into_iter().enumerate() {
-        for bit in set.iter() {
-            let square = (R::Geometry::square_of(bit) - 1) as usize;
-            out[start + index * set_bytes + square / 8] |= 1 << (square % 8);
-        }
-    }
-    out[start + 3 * set_bytes] = position.side().index() as u8;
-}
-
-/// The squares (1-based) of one packed set.
-fn packed_squares(set: &[u8]) -> impl Iterator<Item = u32> + '_ {
-    set.iter().enumerate().flat_map(|(byte_index, &byte)| {
-        (0..8)
-            .filter(move |b| byte & (1 << b) != 0)
-            .map(move |b| (byte_index * 8 + b + 1) as u32)
-    })
-}
-
-/// The Zobrist hash of a packed position, computed without building it; `None` when the packed
-/// bytes are not a position of the geometry.
-fn packed_hash<R: Rules>(packed: &[u8]) -> Option<u64> {
-    let set_bytes = (R::Geometry::SQUARES as usize).div_ceil(8);
-    let (white, rest) = packed.split_at(set_bytes);
-    let (black, rest) = rest.split_at(set_bytes);
-    let (kings, side) = rest.split_at(set_bytes);
-    let mut hash = match side.first() {
-        Some(0) => 0,
-        Some(1) => BLACK_TO_MOVE,
-        _ => return None,
-    };
-    for (color, set) in [(Color::White, white), (Color::Black, black)] {
-        for square in packed_squares(set) {
-            let bit = R::Geometry::bit_of(square)?;
-            let index = (square - 1) as usize;
-            let kind = if kings[index / 8] & (1 << (index % 8)) != 0 {
-                Kind::King
-            } else {
-                Kind::Man
-            };
-            hash ^= zobrist::piece_key(color, kind, bit);
-        }
-    }
-    Some(hash)
-}
-
-/// The position of a packed record.
-fn unpack<R: Rules>(packed: &[u8]) -> Option<Position<R>> {
-    let set_bytes = (R::Geometry::SQUARES as usize).div_ceil(8);
-    let sets: Vec<Vec<u32>> = (0..3)
-        .map(|i| packed_squares(&packed[i * set_bytes..(i + 1) * set_bytes]).collect())
-        .collect();
-    let is_king = |square: &u32| sets[2].contains(square);
-    let split = |all: &[u32]| -> (Vec<u32>, Vec<u32>) { all.iter().partition(|s| !is_king(s)) };
-    let (white_men, white_kings) = split(&sets[0]);
-    let (black_men, black_kings) = split(&sets[1]);
-    let side = match packed[3 * set_bytes] {
-        0 => Color::White,
-        1 => Color::Black,
-        _ => return None,
-    };
-    let setup = Setup {
-        side: Some(side),
-        white_men,
-        white_kings,
-        black_men,
-        black_kings,
-    };
-    Position::from_setup(&setup).ok()
-}
-
-/// A 64-bit checksum of a byte string (word-wise multiply-rotate; detects truncation and
-/// corruption, not tampering).
-fn checksum(bytes: &[u8]) -> u64 {
-    const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut hash = bytes.len() as u64;
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let word = u64::from_le_bytes(chunk.try_into().expect("8-byte chunk"));
-        hash = (hash ^ word).wrapping_mul(MULTIPLIER).rotate_left(29);
-    }
-    for &byte in chunks.remainder() {
-        hash = (hash ^ u64::from(byte))
-            .wrapping_mul(MULTIPLIER)
-            .rotate_left(29);
-    }
-    hash ^ (hash >> 32)
-}
-
-/// A little-endian reader over a byte slice that reports truncation.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, count: usize) -> Result<&'a [u8], BookError> {
-        let end = self.at.checked_add(count).ok_or(BookError::Truncated)?;
-        let slice = self.bytes.get(self.at..end).ok_or(BookError::Truncated)?;
-        self.at = end;
-        Ok(slice)
-    }
-
-    fn u8(&mut self) -> Result<u8, BookError> {
-        Ok(self.take(1)?[0])
-    }
-
-    fn u16(&mut self) -> Result<u16, BookError> {
-        Ok(u16::from_le_bytes(
-            self.take(2)?.try_into().expect("2 bytes"),
-        ))
-    }
-
-    fn u32(&mut self) -> Result<u32, BookError> {
-        Ok(u32::from_le_bytes(
-            self.take(4)?.try_into().expect("4 bytes"),
-        ))
-    }
-
-    fn u64(&mut self) -> Result<u64, BookError> {
-        Ok(u64::from_le_bytes(
-            self.take(8)?.try_into().expect("8 bytes"),
-        ))
-    }
-}
-
-/// One stored move: squares as numbers of the geometry, and the score.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct RawMove {
-    from: u32,
-    to: u32,
-    captured: Vec<u32>,
-    score: Score,
-}
-
-/// Reads the moves of a record (the reader stands just after its packed position).
-fn read_moves(reader: &mut Reader<'_>) -> Result<Vec<RawMove>, BookError> {
-    let count = reader.u8()?;
-    let mut moves = Vec::with_capacity(usize::from(count));
-    for _ in 0..count {
-        let from = u32::from(reader.u8()?);
-        let to = u32::from(reader.u8()?);
-        let captures = reader.u8()?;
-        let captured = reader
-            .take(usize::from(captures))?
-            .iter()
-            .map(|&s| u32::from(s))
-            .collect();
-        let score = Score::from(i16::from_le_bytes(
-            reader.take(SCORE_BYTES)?.try_into().expect("2 bytes"),
-        ));
-        moves.push(RawMove {
-            from,
-            to,
-            captured,
-            score,
-        });
-    }
-    Ok(moves)
-}
-
-/// Skips the moves of a record, checking that they fit in the file.
-fn skip_moves(reader: &mut Reader<'_>) -> Result<(), BookError> {
-    let count = reader.u8()?;
-    for _ in 0..count {
-        reader.take(2)?;
-        let captures = reader.u8()?;
-        reader.take(usize::from(captures) + SCORE_BYTES)?;
-    }
-    Ok(())
-}
-
-/// The move out of `legal` (the legal moves of the record's position) a stored move names.
-fn resolve<R: Rules>(legal: &[Move<BitsOf<R>>], raw: &RawMove) -> Option<Move<BitsOf<R>>> {
-    let bit = |square: u32| R::Geometry::bit_of(square);
-    let from = bit(raw.from)?;
-    let to = bit(raw.to)?;
-    let mut captured = BitsOf::<R>::EMPTY;
-    for &square in &raw.captured {
-        captured |= BitsOf::<R>::bit(bit(square)?);
-    }
-    legal
-        .iter()
-        .copied()
-        .find(|m| u32::from(m.from) == from && u32::from(m.to) == to && m.captured == captured)
-}
-
-/// Appends one stored move.
-fn write_move<R: Rules>(out: &mut Vec<u8>, book_move: &BookMove<R>) {
-    let square = |bit: u32| R::Geometry::square_of(bit) as u8;
-    out.push(square(u32::from(book_move.mv.from)));
-    out.push(square(u32::from(book_move.mv.to)));
-    let captured: Vec<u8> = book_move.mv.captured.iter().map(square).collect();
-    out.push(captured.len() as u8);
-    out.extend_from_slice(&captured);
-    let score = book_move
-        .score
-        .clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
-    out.extend_from_slice(&score.to_le_bytes());
-}
-
-/// The order of moves in a record: best score first, then by squares (so files are
-/// reproducible).
-fn move_order<R: Rules>(a: &BookMove<R>, b: &BookMove<R>) -> std::cmp::Ordering {
-    let squares = |m: &BookMove<R>| {
-        let mut key = vec![
-            R::Geometry::square_of(u32::from(m.mv.from)),
-            R::Geometry::square_of(u32::from(m.mv.to)),
-        ];
-        key.extend(m.mv.captured.iter().map(R::Geometry::square_of));
-        key
-    };
-    b.score
-        .cmp(&a.score)
-        .then_with(|| squares(a).cmp(&squares(b)))
-}
-
-/// Encodes a book: `entries` are positions with their moves (in any order).
-///
-/// # Panics
-/// If a position has more than 255 moves or a variant name is too long, which no variant has.
-pub fn encode<R: Rules>(
-    info: &BuildInfo,
-    entries: impl IntoIterator<Item = (Position<R>, Vec<BookMove<R>>)>,
-) -> Vec<u8> {
-    let mut records: Vec<(u64, Vec<u8>)> = entries
-        .into_iter()
-        .map(|(position, mut moves)| {
-            moves.sort_by(move_order);
-            let mut record = Vec::new();
-            pack(&position, &mut record);
-            record.push(u8::try_from(moves.len()).expect("at most 255 moves in a book position"));
-            for book_move in &moves {
-                write_move(&mut record, book_move);
-            }
-            (position.hash(), record)
-        })
-        .collect();
-    records.sort_unstable();
-    let mut body = Vec::new();
-    for (hash, record) in &records {
-        body.extend_from_slice(&hash.to_le_bytes());
-        body.extend_from_slice(record);
-    }
-    let mut out = Vec::with_capacity(body.len() + 128);
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    assert!(R::NAME.len() <= MAX_VARIANT_NAME, "variant name too long");
-    out.push(R::NAME.len() as u8);
-    out.extend_from_slice(R::NAME.as_bytes());
-    out.extend_from_slice(&(R::Geometry::SQUARES as u16).to_le_bytes());
-    out.extend_from_slice(&info.depth.to_le_bytes());
-    out.extend_from_slice(&info.nodes.to_le_bytes());
-    out.extend_from_slice(&info.ply_cost.to_le_bytes());
-    out.extend_from_slice(&info.seed.to_le_bytes());
-    out.extend_from_slice(&info.batch.to_le_bytes());
-    out.extend_from_slice(&info.hash_mb.to_le_bytes());
-    out.extend_from_slice(&info.build_seconds.to_le_bytes());
-    out.extend_from_slice(&(records.len() as u64).to_le_bytes());
-    out.extend_from_slice(&checksum(&body).to_le_bytes());
-    out.extend_from_slice(&body);
-    out
-}
-
-/// Writes `bytes` to `path` atomically: a temporary file next to it, flushed to disk, then
-/// renamed over `path`, so a kill at any moment leaves either the old or the new file.
-///
-/// # Errors
-/// The system's error, with the path.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), BookError> {
-    use std::io::Write;
-    let io = |source| BookError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".tmp");
-    let temporary = PathBuf::from(temporary);
-    let mut file = std::fs::File::create(&temporary).map_err(io)?;
-    file.write_all(bytes).map_err(io)?;
-    file.sync_all().map_err(io)?;
-    drop(file);
-    std::fs::rename(&temporary, path).map_err(io)
 }
 
 impl<R: Rules> Book<R> {
@@ -704,31 +369,6 @@ impl<R: Rules> Book<R> {
     }
 }
 
-/// The score of a move from the score of the position it leads to (the opponent's view): the
-/// negation, one ply further from a game end.
-pub fn back_up(child: Score) -> Score {
-    let score = -child;
-    if score > KNOWN_WIN - MAX_DISTANCE {
-        score - 1
-    } else if score < -(KNOWN_WIN - MAX_DISTANCE) {
-        score + 1
-    } else {
-        score
-    }
-}
-
-/// The inverse of [`back_up`]: the score of the position a move leads to.
-pub fn undo_back_up(move_score: Score) -> Score {
-    let child = -move_score;
-    if child < -(KNOWN_WIN - MAX_DISTANCE) + 1 {
-        child - 1
-    } else if child > KNOWN_WIN - MAX_DISTANCE - 1 {
-        child + 1
-    } else {
-        child
-    }
-}
-
 /// Where the book of a variant is looked for, in order: `books/<variant>.book` under the working
 /// directory, under the directory of the executable and each of its parents (so that
 /// `target/release/rafle` finds the repository's `books/`), and under the source tree the
@@ -748,32 +388,13 @@ pub fn default_path(variant: &str) -> Option<PathBuf> {
     search_paths(variant).into_iter().find(|p| p.is_file())
 }
 
-/// An estimate of the number of plies played to reach `position` from the start position, for
-/// positions given without their history: each man's advance beyond the front row of its side's
-/// start position counts one move (a lower bound: moves within the start area are not seen).
-pub fn estimated_ply<R: Rules>(position: &Position<R>) -> u32 {
-    let start = Position::<R>::start();
-    let rows = |set: BitsOf<R>| {
-        set.iter()
-            .map(|bit| u32::from(R::Geometry::ROW_OF_BIT[bit as usize]))
-    };
-    // White moves towards row 0, Black towards the last row.
-    let white_front = rows(start.men(Color::White)).min().unwrap_or(0);
-    let black_front = rows(start.men(Color::Black)).max().unwrap_or(0);
-    let white: u32 = rows(position.men(Color::White))
-        .map(|row| white_front.saturating_sub(row))
-        .sum();
-    let black: u32 = rows(position.men(Color::Black))
-        .map(|row| row.saturating_sub(black_front))
-        .sum();
-    white + black
-}
-
 #[cfg(test)]
 mod tests {
+    use super::build::{back_up, undo_back_up};
+    use super::format::SCORE_BYTES;
     use super::*;
     use crate::rules::International;
-    use crate::score::{WIN, loss_in, win_in};
+    use crate::score::{KNOWN_WIN, WIN, loss_in, win_in};
 
     fn start() -> Position<International> {
         Position::start()

@@ -3,10 +3,13 @@
 use crate::game::Game;
 use crate::moves::Move;
 use crate::notation::{fen, text};
+use crate::player::options::{
+    self, DEFAULT_EGDB_PIECES, DEFAULT_HASH_MB, DEFAULT_THREADS, MAX_EGDB_PIECES, MAX_THREADS,
+};
 use crate::position::Position;
 use crate::rules::{BitsOf, Rules, Variant};
 use crate::score;
-use crate::search::{Engine, Info, Limits, Mode, Root, SearchControl};
+use crate::search::{Info, Limits, Mode, Root, SearchControl};
 use crate::with_variant;
 use clap::Args;
 use std::time::Duration;
@@ -35,10 +38,10 @@ pub struct AnalyzeArgs {
     #[arg(short, long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Search threads.
-    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    #[arg(short, long, default_value_t = DEFAULT_THREADS as u32, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
     pub threads: u32,
     /// Transposition table size in MiB (at most this machine's memory).
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..))]
     pub hash: u64,
     /// Rules to use.
     #[arg(long, default_value = "international")]
@@ -57,7 +60,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "DIR")]
     pub egdb: Option<std::path::PathBuf>,
     /// Most pieces of the endgame tables to load.
-    #[arg(long, default_value_t = 7)]
+    #[arg(long, default_value_t = DEFAULT_EGDB_PIECES, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_EGDB_PIECES)))]
     pub egdb_pieces: u32,
 }
 
@@ -87,7 +90,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         .as_deref()
         .unwrap_or("")
         .split_whitespace()
-        .map(without_move_number)
+        .map(text::without_move_number)
         .filter(|word| !word.is_empty())
         .collect();
     let game = Game::from_moves(start, moves).map_err(|e| e.to_string())?;
@@ -106,11 +109,8 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         }
         limits.move_time = Some(Duration::from_secs_f64(seconds));
     }
-    let mut engine = Engine::<R, crate::eval::Eval>::with_evaluator(eval, 0, args.threads as usize);
-    let hash =
-        usize::try_from(args.hash).map_err(|_| format!("--hash {}: too large", args.hash))?;
-    engine
-        .set_hash(hash)
+    let hash = super::checked_hash(args.hash)?;
+    let mut engine = options::engine::<R>(eval, args.threads as usize, hash)
         .map_err(|error| format!("--hash {hash}: {error}"))?;
     println!("{}", root.position);
     println!(
@@ -132,8 +132,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         None => {}
     }
     if let Some(given) = &args.book {
-        let path = super::book::book_path(given.as_deref(), R::NAME)?;
-        let book = super::book::load::<R>(&path)?;
+        let (path, book) = super::open_book::<R>(given.as_deref())?;
         let moves = book.probe(&root.position);
         if let Some(best) = moves.first() {
             for book_move in &moves {
@@ -194,16 +193,6 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         None => println!("no legal move: {} has lost", position.side()),
     }
     Ok(())
-}
-
-/// A move word without a leading PDN move number (`12.32-28` → `32-28`, `12...` → ``).
-pub(crate) fn without_move_number(word: &str) -> &str {
-    match word.find('.') {
-        Some(dot) if word[..dot].bytes().all(|b| b.is_ascii_digit()) => {
-            word[dot..].trim_start_matches('.')
-        }
-        _ => word,
-    }
 }
 
 /// A line of moves in PDN notation, from `position`.

@@ -1,11 +1,12 @@
 //! `rafle book`: build an opening book, look positions up in it, and describe it.
 
+use crate::book::BookMove;
 use crate::book::build::{
     BuildSettings, Builder, DEFAULT_BATCH, DEFAULT_DEPTH, DEFAULT_PLY_COST, DEFAULT_WORKER_HASH_MB,
 };
-use crate::book::{Book, BookMove};
 use crate::game::Game;
 use crate::notation::{fen, text};
+use crate::player::options;
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::score;
@@ -13,7 +14,7 @@ use crate::with_variant;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 /// Positions a build grows to when `--positions` is not given.
@@ -124,27 +125,10 @@ pub fn run(args: &BookArgs) -> Result<(), String> {
     }
 }
 
-/// The book file to read: the one given, or the variant's default.
-pub fn book_path(given: Option<&Path>, variant: &str) -> Result<PathBuf, String> {
-    match given {
-        Some(path) => Ok(path.to_path_buf()),
-        None => crate::book::default_path(variant).ok_or_else(|| {
-            format!(
-                "no book for {variant} found (looked for books/{variant}.book); give --book FILE"
-            )
-        }),
-    }
-}
-
-/// Loads a book, saying which file failed and why.
-pub fn load<R: Rules>(path: &Path) -> Result<Book<R>, String> {
-    Book::<R>::load(path).map_err(|e| format!("cannot load book {}: {e}", path.display()))
-}
-
 fn build<R: Rules>(args: &BuildArgs) -> Result<(), String> {
     let threads = args.threads as usize;
     let mut builder = if args.resume && args.out.exists() {
-        let book = load::<R>(&args.out)?;
+        let book = options::load_book::<R>(&args.out).map_err(|e| e.to_string())?;
         let builder = Builder::<R>::resume(&book, threads).map_err(|e| e.to_string())?;
         let recorded = builder.settings().clone();
         let conflicts = [
@@ -269,15 +253,14 @@ fn build<R: Rules>(args: &BuildArgs) -> Result<(), String> {
 }
 
 fn probe<R: Rules>(args: &ProbeArgs) -> Result<(), String> {
-    let path = book_path(args.book.as_deref(), R::NAME)?;
-    let book = load::<R>(&path)?;
+    let (path, book) = super::open_book::<R>(args.book.as_deref())?;
     let start = match &args.fen {
         Some(text) => fen::parse::<R>(text).map_err(|e| format!("bad FEN '{text}': {e}"))?,
         None => Position::<R>::start(),
     };
     let moves = args.moves.as_deref().unwrap_or("").split_whitespace();
     let moves = moves
-        .map(super::analyze::without_move_number)
+        .map(text::without_move_number)
         .filter(|word| !word.is_empty());
     let position = *Game::from_moves(start, moves)
         .map_err(|e| e.to_string())?
@@ -310,9 +293,8 @@ fn probe<R: Rules>(args: &ProbeArgs) -> Result<(), String> {
 }
 
 fn stats<R: Rules>(args: &StatsArgs) -> Result<(), String> {
-    let path = book_path(args.book.as_deref(), R::NAME)?;
     let started = Instant::now();
-    let book = load::<R>(&path)?;
+    let (path, book) = super::open_book::<R>(args.book.as_deref())?;
     let load_time = started.elapsed();
     let bytes = book.as_bytes().len();
     let info = book.info();

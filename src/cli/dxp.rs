@@ -4,8 +4,12 @@
 use crate::core::Color;
 use crate::dxp::{self, Options, Role};
 use crate::notation::fen;
-use crate::rules::{International, Rules, Variant};
-use crate::search::{Limits, MAX_THREADS};
+use crate::player::options::{
+    self, DEFAULT_BOOK_MARGIN, DEFAULT_BOOK_PLY, DEFAULT_HASH_MB, DEFAULT_THREADS, MAX_BOOK_MARGIN,
+    MAX_BOOK_PLY, MAX_THREADS,
+};
+use crate::rules::{International, Variant};
+use crate::search::Limits;
 use clap::{ArgGroup, Args, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
@@ -84,10 +88,10 @@ pub struct DxpArgs {
     #[arg(long, value_name = "SECONDS")]
     pub move_time: Option<f64>,
     /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
+    #[arg(long, default_value_t = DEFAULT_THREADS as u32, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
     pub threads: u32,
     /// Transposition table size in MiB (at most this machine's memory).
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..))]
     pub hash: u64,
     /// Search on the opponent's time.
     #[arg(long)]
@@ -97,10 +101,10 @@ pub struct DxpArgs {
     #[arg(long, value_name = "FILE")]
     pub book: Option<Option<PathBuf>>,
     /// Plies from the start during which book moves are drawn at random within the margin.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=100))]
+    #[arg(long, default_value_t = DEFAULT_BOOK_PLY, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_BOOK_PLY)))]
     pub book_ply: u32,
     /// Book randomness margin in centi-men (0: always the best book move).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(i32).range(0..=10_000))]
+    #[arg(long, default_value_t = DEFAULT_BOOK_MARGIN, value_parser = clap::value_parser!(i32).range(0..=i64::from(MAX_BOOK_MARGIN)))]
     pub book_margin: i32,
     /// Our name in game requests and answers.
     #[arg(long)]
@@ -158,12 +162,7 @@ pub fn options(args: &DxpArgs) -> Result<Options, String> {
         fixed = true;
     }
     let book = match &args.book {
-        Some(given) => {
-            let path = super::book::book_path(given.as_deref(), International::NAME)?;
-            Some(std::sync::Arc::new(super::book::load::<International>(
-                &path,
-            )?))
-        }
+        Some(given) => Some(super::open_book::<International>(given.as_deref())?.1),
         None => None,
     };
     let defaults = Options::default();
@@ -187,10 +186,7 @@ pub fn options(args: &DxpArgs) -> Result<Options, String> {
         hash_mb: super::checked_hash(args.hash)?,
         ponder: args.ponder,
         book,
-        book_rule: crate::book::BookRule {
-            ply: args.book_ply,
-            margin: args.book_margin,
-        },
+        book_rule: options::book_rule(args.book_ply, args.book_margin),
         grace: Duration::from_secs(args.grace),
         idle_timeout: Duration::from_secs(args.idle_timeout),
         ..defaults

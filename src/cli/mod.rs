@@ -11,8 +11,13 @@ mod moves;
 pub mod openings;
 mod perft;
 
+use crate::book::Book;
+use crate::player::options;
+use crate::rules::Rules;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 /// Exit status for bad input (a bad FEN, move or option value), as clap uses for bad arguments.
 pub const EXIT_BAD_INPUT: u8 = 2;
@@ -93,11 +98,7 @@ pub fn run() -> ExitCode {
 /// The `--hash` size, when this machine can hold it (checked here: a failed allocation later
 /// would only give a smaller table).
 pub(crate) fn checked_hash(megabytes: u64) -> Result<usize, String> {
-    let max = crate::tt::max_megabytes();
-    usize::try_from(megabytes)
-        .ok()
-        .filter(|&mb| mb <= max)
-        .ok_or_else(|| format!("--hash {megabytes}: more than this machine's memory ({max} MiB)"))
+    options::checked_hash_mb(megabytes).map_err(|e| format!("--hash {e}"))
 }
 
 /// The report commands end at once, as Unix tools do, when their reader goes away (`rafle perft
@@ -114,4 +115,11 @@ fn end_quietly_when_stdout_closes() {
             libc::signal(libc::SIGPIPE, libc::SIG_DFL);
         }
     }
+}
+
+/// The book of `--book [FILE]` (the variant's shipped book when no file is given) and its file.
+pub(crate) fn open_book<R: Rules>(given: Option<&Path>) -> Result<(PathBuf, Arc<Book<R>>), String> {
+    let path = options::book_path::<R>(given).map_err(|e| format!("{e}; give --book FILE"))?;
+    let book = options::load_book::<R>(&path).map_err(|e| e.to_string())?;
+    Ok((path, book))
 }

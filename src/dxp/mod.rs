@@ -16,9 +16,10 @@
 mod clock;
 mod connection;
 pub mod framing;
+mod game;
+mod host;
 pub mod message;
 mod peer;
-mod player;
 mod record;
 mod remote;
 
@@ -31,7 +32,7 @@ use crate::position::Position;
 use crate::rules::{BitsOf, International};
 use crate::search::Limits;
 use connection::Connection;
-use player::{Player, SessionEnd};
+use host::{Host, SessionEnd};
 use std::fmt;
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::time::Duration;
@@ -104,8 +105,8 @@ impl Default for Options {
             start: None,
             first_color: Color::White,
             limits: None,
-            threads: 1,
-            hash_mb: crate::search::DEFAULT_HASH_MB,
+            threads: crate::player::options::DEFAULT_THREADS,
+            hash_mb: crate::player::options::DEFAULT_HASH_MB,
             ponder: false,
             book: None,
             book_rule: crate::book::BookRule::default(),
@@ -309,7 +310,7 @@ pub fn listen(
         summary.add(game.outcome);
         report(game);
     };
-    let mut player = Player::new(options, &mut count);
+    let mut host = Host::new(options, &mut count);
     loop {
         let stream = match listener.accept() {
             Ok((stream, _)) => stream,
@@ -321,14 +322,14 @@ pub fn listen(
         };
         match Connection::new(stream) {
             Ok(conn) => {
-                if player.serve(conn) == SessionEnd::GamesLimit {
+                if host.serve(conn) == SessionEnd::GamesLimit {
                     break;
                 }
             }
             Err(error) => log::warn!("connection setup failed: {error}"),
         }
     }
-    drop(player);
+    drop(host);
     summary
 }
 
@@ -351,9 +352,9 @@ pub fn connect(
         summary.add(game.outcome);
         report(game);
     };
-    let mut player = Player::new(options, &mut count);
-    player.serve(conn);
-    drop(player);
+    let mut host = Host::new(options, &mut count);
+    host.serve(conn);
+    drop(host);
     Ok(summary)
 }
 

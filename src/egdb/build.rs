@@ -15,6 +15,7 @@
 //! write one word); a position only writes its own value, and a value read while another thread
 //! sets it is merely resolved one pass later.
 
+pub use super::file::{Built, Counts};
 use super::index::{Layout, Material, Squares};
 use super::table::{DRAW, LOSS, Table, UNKNOWN, WIN};
 use super::{EgdbError, TableSet, file};
@@ -27,35 +28,6 @@ use std::time::Instant;
 /// Positions per parallel work item (a multiple of [`table::PER_WORD`] and of 64, the capture
 /// bitmap's word).
 pub const CHUNK: u64 = 1 << 14;
-
-/// Per-material counts (the `stats` line and the file header).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// Positions that are not index holes.
-    pub legal: u64,
-    /// Legal positions whose side to move has no capture.
-    pub quiet: u64,
-    /// Quiet positions won for the side to move.
-    pub win: u64,
-    /// Quiet positions drawn.
-    pub draw: u64,
-    /// Quiet positions lost for the side to move.
-    pub loss: u64,
-}
-
-/// What building one material produced.
-pub struct Built {
-    /// The material.
-    pub material: Material,
-    /// Its counts.
-    pub counts: Counts,
-    /// Forward passes until the fixed point (pass 0 included).
-    pub passes: u32,
-    /// Wall time of the unit, seconds.
-    pub seconds: f64,
-    /// Capture positions (one bit each), the values the file may leave undefined.
-    pub captures: Vec<u64>,
-}
 
 /// Progress of a unit, for a progress bar.
 pub trait Progress: Sync {

@@ -10,12 +10,40 @@
 //! digit); 243-245 are a run of value `code - 243` whose length follows as a LEB128 number.
 //! Decoding reads the whole stream at load time into the 2-bit table.
 
-use super::build::{Built, Counts};
 use super::index::{Layout, Material};
 use super::table::{DRAW, LOSS, PER_WORD, Table, UNKNOWN, WIN};
 use super::{EgdbError, TableSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// Per-material counts (the `stats` line and the file header).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Positions that are not index holes.
+    pub legal: u64,
+    /// Legal positions whose side to move has no capture.
+    pub quiet: u64,
+    /// Quiet positions won for the side to move.
+    pub win: u64,
+    /// Quiet positions drawn.
+    pub draw: u64,
+    /// Quiet positions lost for the side to move.
+    pub loss: u64,
+}
+
+/// What building one material produced.
+pub struct Built {
+    /// The material.
+    pub material: Material,
+    /// Its counts.
+    pub counts: Counts,
+    /// Forward passes until the fixed point (pass 0 included).
+    pub passes: u32,
+    /// Wall time of the unit, seconds.
+    pub seconds: f64,
+    /// Capture positions (one bit each), the values the file may leave undefined.
+    pub captures: Vec<u64>,
+}
 
 /// File magic.
 const MAGIC: &[u8; 8] = b"RAFLEDB\0";

@@ -19,9 +19,8 @@ pub mod verify;
 use crate::core::BitBoard;
 use crate::moves::MoveList;
 use crate::position::Position;
-use crate::rules::{International, Rules};
+use crate::rules::Rules;
 use index::{MATERIAL_CODES, Material, Squares};
-use std::any::TypeId;
 use std::path::Path;
 use table::{LOSS, Table, UNKNOWN, WIN};
 use thiserror::Error;
@@ -83,7 +82,7 @@ pub enum EgdbError {
 /// Whether the tables apply to positions of variant `R` (international draughts only).
 #[inline(always)]
 pub fn is_supported<R: Rules>() -> bool {
-    TypeId::of::<R>() == TypeId::of::<International>()
+    R::ENDGAME_KNOWLEDGE
 }
 
 /// Tables by material code.

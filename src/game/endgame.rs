@@ -43,14 +43,13 @@
 
 mod tables;
 
-pub use tables::{DEFAULT_MAX_KINGS, KingTables, Outcome};
+pub use tables::{DEFAULT_MAX_KINGS, Distances, KingTables};
 
 use super::counters::DrawCounters;
 use crate::core::{BitBoard, Color, Direction, Geometry};
 use crate::moves::MoveList;
 use crate::position::Position;
-use crate::rules::{BitsOf, International, Rules};
-use std::any::TypeId;
+use crate::rules::{BitsOf, Rules};
 
 /// What is known about a position without searching it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -76,7 +75,7 @@ pub fn lone_king_verdict<R: Rules>(
     position: &Position<R>,
     counters: &DrawCounters<R>,
 ) -> Option<Verdict> {
-    if TypeId::of::<R>() != TypeId::of::<International>() {
+    if !R::ENDGAME_KNOWLEDGE {
         return None;
     }
     // Material first (a few popcounts), then the capture test (a move-generator call).
@@ -216,7 +215,7 @@ pub fn strong_wins_within<R: Rules>(position: &Position<R>, strong: Color, plies
 mod tests {
     use super::*;
     use crate::notation::fen;
-    use crate::rules::Brazilian;
+    use crate::rules::{Brazilian, International};
 
     type I = International;
 
@@ -317,7 +316,7 @@ mod tests {
         let won = fen::parse::<I>("B:WK46:BK5").expect("valid");
         assert_eq!(
             tables.probe(&won),
-            Some(Outcome {
+            Some(Distances {
                 white: Some(2),
                 black: None
             })

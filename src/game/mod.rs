@@ -101,14 +101,6 @@ impl<R: Rules> Game<R> {
         Self::from_moves(fen::parse::<R>(fen_text)?, texts)
     }
 
-    /// The first game of a PDN text (see [`crate::notation::pdn`]).
-    ///
-    /// # Errors
-    /// See [`crate::notation::pdn::PdnError`].
-    pub fn from_pdn(pdn_text: &str) -> Result<Self, crate::notation::pdn::PdnError> {
-        crate::notation::pdn::read_game::<R>(pdn_text).map(|record| record.game)
-    }
-
     /// Plays a legal move.
     ///
     /// # Errors

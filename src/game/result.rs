@@ -53,12 +53,6 @@ impl GameResult {
     pub const fn is_draw(&self) -> bool {
         self.winner.is_none()
     }
-
-    /// The result token of the variant's PDN result type (`2-0`, `1-1`, `0-2` for international
-    /// draughts; `1-0`, `1/2-1/2`, `0-1` otherwise): see [`crate::notation::pdn::PdnResult`].
-    pub fn pdn_token<R: Rules>(&self) -> &'static str {
-        crate::notation::pdn::PdnResult::from_winner(self.winner).token::<R>()
-    }
 }
 
 impl fmt::Display for GameResult {

@@ -17,16 +17,20 @@ mod session;
 
 use crate::eval::{DEFAULT_EVAL, EVAL_NAMES, Eval};
 use crate::lines::{LineRead, excerpt};
+use crate::player::Thinking;
+use crate::player::options::{
+    DEFAULT_BOOK_MARGIN, DEFAULT_BOOK_PLY, DEFAULT_EGDB_PIECES, DEFAULT_HASH_MB, DEFAULT_THREADS,
+    MAX_BOOK_MARGIN, MAX_BOOK_PLY, MAX_EGDB_PIECES, MAX_THREADS,
+};
 use crate::rules::Variant;
 use crate::search::params::MAX_DEPTH;
-use crate::search::{Clock, Limits, MAX_THREADS, Mode, SearchControl};
+use crate::search::{Clock, Limits, Mode};
 use protocol::{Line, LineError};
 use session::{Session, new_session};
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// Longest input line handled, in bytes; a longer one is drained and answered with one error.
@@ -36,14 +40,6 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 const QUEUED_LINES: usize = 16;
 /// Largest time accepted in `level`, in seconds (about 30 years).
 const MAX_SECONDS: f64 = 1e9;
-/// Default transposition table size in MiB.
-const DEFAULT_HASH_MB: usize = 64;
-/// Book randomness defaults, as Scan ships them.
-const DEFAULT_BOOK_PLY: i64 = 4;
-const DEFAULT_BOOK_MARGIN: i64 = 4;
-/// Ranges of the book parameters, as Scan declares them.
-const BOOK_PLY_RANGE: std::ops::RangeInclusive<i64> = 0..=20;
-const BOOK_MARGIN_RANGE: std::ops::RangeInclusive<i64> = 0..=100;
 /// Range of Scan's `tt-size` parameter (log2 of 16-byte entries), accepted as an alias of `hash`.
 const TT_SIZE_RANGE: std::ops::RangeInclusive<i64> = 16..=30;
 /// Bytes per entry in Scan's `tt-size` convention.
@@ -85,11 +81,6 @@ impl Output {
     }
 }
 
-/// Default of `egdb-pieces`: the tables a quick build gives (see the README).
-const DEFAULT_EGDB_PIECES: i64 = 5;
-/// Largest `egdb-pieces`.
-const MAX_EGDB_PIECES: i64 = 7;
-
 /// Engine parameters, as set by `set-param`.
 #[derive(Clone, Debug)]
 pub(crate) struct Params {
@@ -98,8 +89,8 @@ pub(crate) struct Params {
     pub hash_mb: usize,
     pub ponder: bool,
     pub book: bool,
-    pub book_ply: i64,
-    pub book_margin: i64,
+    pub book_ply: u32,
+    pub book_margin: i32,
     /// Book file; empty for the variant's default (see [`crate::book::default_path`]).
     pub book_file: String,
     /// Evaluation name (`eval`) and weights file (`eval-file`, empty for the embedded weights).
@@ -110,14 +101,14 @@ pub(crate) struct Params {
     /// Endgame database directory; empty for none.
     pub egdb_path: String,
     /// Most pieces of the endgame tables to load.
-    pub egdb_pieces: i64,
+    pub egdb_pieces: u32,
 }
 
 impl Default for Params {
     fn default() -> Self {
         Params {
             variant: Variant::International,
-            threads: 1,
+            threads: DEFAULT_THREADS,
             hash_mb: DEFAULT_HASH_MB,
             ponder: false,
             book: true,
@@ -149,12 +140,6 @@ impl HubError {
     }
 }
 
-/// A search thread and its controls.
-struct Running {
-    control: Arc<SearchControl>,
-    thread: JoinHandle<()>,
-}
-
 struct Hub {
     out: Arc<Output>,
     input: Receiver<Input>,
@@ -166,7 +151,7 @@ struct Hub {
     session_hash_mb: usize,
     limits: Limits,
     /// The search started by the last `go`, until it is joined (it may have ended already).
-    search: Option<Running>,
+    search: Option<Thinking>,
 }
 
 /// Runs the Hub protocol until `quit` or the end of stdin.
@@ -237,11 +222,8 @@ impl Hub {
     /// Stops the running search, if any, and waits for it: its `done` is written before this
     /// returns.
     fn end_search(&mut self) {
-        if let Some(running) = self.search.take() {
-            running.control.stop();
-            if running.thread.join().is_err() {
-                log::error!("the search thread panicked");
-            }
+        if let Some(thinking) = self.search.take() {
+            thinking.stop();
         }
     }
 
@@ -291,8 +273,8 @@ impl Hub {
             "ping" => self.out.line("pong"),
             "stop" => self.end_search(),
             "ponder-hit" => {
-                if let Some(running) = &self.search {
-                    running.control.ponder_hit();
+                if let Some(thinking) = &self.search {
+                    thinking.ponder_hit();
                 }
             }
             "quit" => return std::ops::ControlFlow::Break(()),
@@ -324,8 +306,12 @@ impl Hub {
                 ("value", p.book.to_string()),
                 ("type", "bool".into()),
             ],
-            int_param("book-ply", p.book_ply, BOOK_PLY_RANGE),
-            int_param("book-margin", p.book_margin, BOOK_MARGIN_RANGE),
+            int_param("book-ply", p.book_ply.into(), 0..=MAX_BOOK_PLY.into()),
+            int_param(
+                "book-margin",
+                p.book_margin.into(),
+                0..=MAX_BOOK_MARGIN.into(),
+            ),
             vec![
                 ("name", "book-file".into()),
                 ("value", p.book_file.clone()),
@@ -354,7 +340,11 @@ impl Hub {
                 ("value", p.egdb_path.clone()),
                 ("type", "string".into()),
             ],
-            int_param("egdb-pieces", p.egdb_pieces, 0..=MAX_EGDB_PIECES),
+            int_param(
+                "egdb-pieces",
+                p.egdb_pieces.into(),
+                0..=MAX_EGDB_PIECES.into(),
+            ),
         ];
         for param in &params {
             self.out.line(&protocol::format("param", param));
@@ -416,8 +406,8 @@ impl Hub {
             }
             "ponder" => self.params.ponder = boolean()?,
             "book" => self.params.book = boolean()?,
-            "book-ply" => self.params.book_ply = int(BOOK_PLY_RANGE)?,
-            "book-margin" => self.params.book_margin = int(BOOK_MARGIN_RANGE)?,
+            "book-ply" => self.params.book_ply = int(0..=MAX_BOOK_PLY.into())? as u32,
+            "book-margin" => self.params.book_margin = int(0..=MAX_BOOK_MARGIN.into())? as i32,
             "book-file" => self.params.book_file = value.trim().to_string(),
             "eval" | "eval-file" => {
                 let (eval_name, eval_file) = if name == "eval" {
@@ -437,7 +427,7 @@ impl Hub {
                 self.rebuild = true;
             }
             "egdb-pieces" => {
-                self.params.egdb_pieces = int(0..=MAX_EGDB_PIECES)?;
+                self.params.egdb_pieces = int(0..=MAX_EGDB_PIECES.into())? as u32;
                 self.rebuild = true;
             }
             other => log::info!("set-param: unknown parameter '{}' ignored", excerpt(other)),
@@ -497,11 +487,7 @@ impl Hub {
             out.error("game over", Some(&result));
             return;
         }
-        let control = Arc::new(SearchControl::new());
-        let thread = self
-            .session()
-            .start(limits, mode, Arc::clone(&control), out);
-        self.search = Some(Running { control, thread });
+        self.search = Some(self.session().start(limits, mode, out));
     }
 }
 
@@ -516,7 +502,7 @@ fn has_limit(limits: &Limits) -> bool {
 
 /// The largest `hash` accepted, in MiB: what this machine can hold.
 fn max_hash_mb() -> i64 {
-    i64::try_from(crate::tt::max_megabytes()).unwrap_or(i64::MAX)
+    i64::try_from(crate::player::options::max_hash_mb()).unwrap_or(i64::MAX)
 }
 
 fn int_param(

@@ -3,19 +3,20 @@
 //! dispatch happens once per protocol command, never inside the search.
 
 use super::{HubError, Output, Params, protocol};
-use crate::book::{Book, BookRule, estimated_ply};
+use crate::book::Book;
 use crate::eval::Eval;
 use crate::game::Game;
 use crate::notation::{fen, hub, text};
+use crate::player::options;
+use crate::player::{Player, Source, Task, Thinking, game_ply};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::score;
-use crate::search::{Engine, Info, Limits, Mode, Root, SearchControl};
+use crate::search::{Engine, Info, Limits, Mode, Root};
 use crate::tt::TableError;
 use crate::with_variant;
 use protocol::Line;
 use std::sync::Arc;
-use std::thread::JoinHandle;
 
 /// Timing fields of `info` are left out below these, as in Scan.
 const MIN_TIME_SHOWN: f64 = 0.001;
@@ -32,13 +33,7 @@ pub(crate) trait Session: Send {
     /// Who won and why, when the current position decides the game (no move to search for).
     fn result(&self) -> Option<String>;
     /// Starts a search on its own thread, which writes `info` lines and exactly one `done`.
-    fn start(
-        &mut self,
-        limits: Limits,
-        mode: Mode,
-        control: Arc<SearchControl>,
-        out: Arc<Output>,
-    ) -> JoinHandle<()>;
+    fn start(&mut self, limits: Limits, mode: Mode, out: Arc<Output>) -> Thinking;
 }
 
 /// A session for the variant and table size of `params`.
@@ -47,9 +42,7 @@ pub(crate) trait Session: Send {
 /// When the table cannot be allocated.
 pub(crate) fn new_session(params: &Params) -> Result<Box<dyn Session>, TableError> {
     with_variant!(params.variant, R => {
-        // The table is asked for fallibly; the engine's own constructor would settle for less.
-        let mut engine = Engine::<R, Eval>::with_evaluator(params.eval.clone(), 0, params.threads);
-        engine.set_hash(params.hash_mb)?;
+        let engine = options::engine::<R>(params.eval.clone(), params.threads, params.hash_mb)?;
         Ok(session_with::<R>(engine, params))
     })
 }
@@ -67,23 +60,22 @@ pub(crate) fn fallback_session(params: &Params) -> Box<dyn Session> {
 fn session_with<R: Rules>(mut engine: Engine<R, Eval>, params: &Params) -> Box<dyn Session> {
     engine.set_egdb(crate::egdb::open_for_engine::<R>(
         &params.egdb_path,
-        params.egdb_pieces as u32,
+        params.egdb_pieces,
     ));
     let mut session = VariantSession::<R> {
-        engine: Arc::new(engine),
+        player: Player::new(engine),
         root: Root::new(Position::start()),
         result: None,
         ply: 0,
         book: None,
         book_source: None,
-        book_rule: None,
     };
     session.configure(params);
     Box::new(session)
 }
 
 struct VariantSession<R: Rules> {
-    engine: Arc<Engine<R, Eval>>,
+    player: Player<R, Eval>,
     root: Root<R>,
     /// Who won at the root, if the game is decided there (see [`crate::game::Game::result`]).
     result: Option<String>,
@@ -94,8 +86,6 @@ struct VariantSession<R: Rules> {
     book: Option<Arc<Book<R>>>,
     /// The `book-file` value the book was (or failed to be) loaded for.
     book_source: Option<String>,
-    /// How to choose book moves; `None` when `book=false`.
-    book_rule: Option<BookRule>,
 }
 
 impl<R: Rules> VariantSession<R> {
@@ -107,47 +97,32 @@ impl<R: Rules> VariantSession<R> {
         }
         self.book_source = Some(file.to_string());
         self.book = None;
-        let path = if file.is_empty() {
-            match crate::book::default_path(R::NAME) {
-                Some(path) => path,
-                None => {
-                    log::warn!(
-                        "book: no {} book found (books/{}.book); playing without one",
-                        R::NAME,
-                        R::NAME
-                    );
-                    return;
-                }
-            }
-        } else {
-            std::path::PathBuf::from(file)
-        };
+        let given = (!file.is_empty()).then(|| std::path::Path::new(file));
         let started = std::time::Instant::now();
-        match Book::<R>::load(&path) {
-            Ok(book) => {
+        let loaded = options::book_path::<R>(given)
+            .and_then(|path| options::load_book::<R>(&path).map(|book| (path, book)));
+        match loaded {
+            Ok((path, book)) => {
                 log::info!(
                     "book: {} positions from {} in {:.1} ms",
                     book.len(),
                     path.display(),
                     started.elapsed().as_secs_f64() * 1e3
                 );
-                self.book = Some(Arc::new(book));
+                self.book = Some(book);
             }
-            Err(error) => log::warn!(
-                "book: cannot load {}: {error}; playing without a book",
-                path.display()
-            ),
+            Err(error) => log::warn!("book: {error}; playing without a book"),
         }
     }
 }
 
 impl<R: Rules> Session for VariantSession<R> {
     fn new_game(&mut self) {
-        self.engine.new_game();
+        self.player.engine().new_game();
     }
 
     fn configure(&mut self, params: &Params) {
-        match Arc::get_mut(&mut self.engine) {
+        match self.player.engine_mut() {
             Some(engine) => {
                 engine.set_threads(params.threads);
                 engine.set_evaluator(params.eval.clone());
@@ -155,13 +130,12 @@ impl<R: Rules> Session for VariantSession<R> {
             }
             None => log::warn!("parameters cannot change during a search"),
         }
-        self.book_rule = params.book.then(|| BookRule {
-            ply: params.book_ply.clamp(0, i64::from(u32::MAX)) as u32,
-            margin: params.book_margin.clamp(0, i64::from(i32::MAX)) as i32,
-        });
         if params.book {
             self.load_book(&params.book_file);
         }
+        let rule = options::book_rule(params.book_ply, params.book_margin);
+        let book = self.book.clone().filter(|_| params.book);
+        self.player.set_book(book.map(|book| (book, rule)));
     }
 
     fn set_position(&mut self, line: &Line) -> Result<(), HubError> {
@@ -176,11 +150,6 @@ impl<R: Rules> Session for VariantSession<R> {
                     .map_err(|e| HubError::new("bad position", e.to_string()))?,
                 (None, None) => Position::start(),
             };
-        let base_ply = if start == Position::start() {
-            0
-        } else {
-            estimated_ply(&start)
-        };
         // Hub move texts number the squares of algebraic variants from a1 (see notation::hub),
         // so they are read here rather than by Game::from_moves.
         let mut game = Game::new(start);
@@ -202,7 +171,7 @@ impl<R: Rules> Session for VariantSession<R> {
             .result()
             .filter(|result| !result.is_draw())
             .map(|result| result.to_string());
-        self.ply = base_ply.saturating_add(u32::try_from(game.ply_count()).unwrap_or(u32::MAX));
+        self.ply = game_ply(game.start(), game.ply_count());
         Ok(())
     }
 
@@ -210,48 +179,32 @@ impl<R: Rules> Session for VariantSession<R> {
         self.result.clone()
     }
 
-    fn start(
-        &mut self,
-        limits: Limits,
-        mode: Mode,
-        control: Arc<SearchControl>,
-        out: Arc<Output>,
-    ) -> JoinHandle<()> {
-        let engine = Arc::clone(&self.engine);
-        let root = self.root.clone();
-        if mode != Mode::Analyze
-            && let (Some(book), Some(rule)) = (&self.book, self.book_rule)
-            && let Some(choice) = book.choose(&root.position, self.ply, rule, &mut rand::rng())
-        {
-            // A book move is played at once: `info` with the score and the move, then `done`
-            // with the best book reply as the move to ponder.
-            let after = root.position.play(&choice.mv);
-            let reply = book.probe(&after).first().map(|reply| reply.mv);
-            return std::thread::Builder::new()
-                .name("hub-book".to_string())
-                .spawn(move || {
+    fn start(&mut self, limits: Limits, mode: Mode, out: Arc<Output>) -> Thinking {
+        let task = Task {
+            root: self.root.clone(),
+            ply: self.ply,
+            limits,
+            mode,
+            book: mode != Mode::Analyze,
+        };
+        let info_out = Arc::clone(&out);
+        self.player.think(
+            task,
+            "hub-search",
+            move |info: &Info<R>| info_out.line(&info_line(info)),
+            move |outcome, source| {
+                if source == Source::Book {
+                    // A book move is played at once: `info` with the score and the move, then
+                    // `done` with the best book reply as the move to ponder.
+                    let pv = outcome
+                        .best
+                        .map(|mv| text::hub::<R>(&mv))
+                        .unwrap_or_default();
                     out.line(&protocol::format(
                         "info",
-                        &[
-                            ("score", score::to_men(choice.score)),
-                            ("pv", text::hub::<R>(&choice.mv)),
-                        ],
+                        &[("score", score::to_men(outcome.score)), ("pv", pv)],
                     ));
-                    let mut args = vec![("move", text::hub::<R>(&choice.mv))];
-                    if let Some(reply) = reply {
-                        args.push(("ponder", text::hub::<R>(&reply)));
-                    }
-                    out.line(&protocol::format("done", &args));
-                })
-                .expect("the book thread can be started");
-        }
-        std::thread::Builder::new()
-            .name("hub-search".to_string())
-            .spawn(move || {
-                let position = root.position;
-                let outcome = engine.search(&root, &limits, mode, &control, |info: &Info<R>| {
-                    out.line(&info_line(&position, info));
-                });
+                }
                 let mut args = Vec::new();
                 if let Some(best) = outcome.best {
                     args.push(("move", text::hub::<R>(&best)));
@@ -260,12 +213,12 @@ impl<R: Rules> Session for VariantSession<R> {
                     }
                 }
                 out.line(&protocol::format("done", &args));
-            })
-            .expect("the search thread can be started")
+            },
+        )
     }
 }
 
-fn info_line<R: Rules>(position: &Position<R>, info: &Info<R>) -> String {
+fn info_line<R: Rules>(info: &Info<R>) -> String {
     let seconds = info.elapsed.as_secs_f64();
     let mut args: Vec<(&str, String)> = vec![("depth", info.depth.to_string())];
     if info.mean_depth > 0.0 {
@@ -279,12 +232,7 @@ fn info_line<R: Rules>(position: &Position<R>, info: &Info<R>) -> String {
     if seconds >= MIN_TIME_FOR_NPS {
         args.push(("nps", format!("{:.1}", info.nodes as f64 / seconds / 1e6)));
     }
-    let mut current = *position;
-    let mut words = Vec::with_capacity(info.pv.len());
-    for mv in &info.pv {
-        words.push(text::hub::<R>(mv));
-        current = current.play(mv);
-    }
+    let words: Vec<String> = info.pv.iter().map(text::hub::<R>).collect();
     if !words.is_empty() {
         args.push(("pv", words.join(" ")));
     }

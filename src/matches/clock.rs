@@ -159,7 +159,7 @@ impl fmt::Display for TimeControl {
 
 /// The clock of one player in one game.
 #[derive(Clone, Debug)]
-pub struct Clock {
+pub struct GameClock {
     control: TimeControl,
     remaining: Duration,
     moves_made: u32,
@@ -174,14 +174,14 @@ pub enum ClockVerdict {
     Flagged,
 }
 
-impl Clock {
+impl GameClock {
     /// A fresh clock.
     pub fn new(control: TimeControl) -> Self {
         let remaining = match control {
             TimeControl::Clock { time, .. } => time,
             _ => Duration::ZERO,
         };
-        Clock {
+        GameClock {
             control,
             remaining,
             moves_made: 0,
@@ -313,7 +313,7 @@ mod tests {
 
     #[test]
     fn fischer_clock() {
-        let mut clock = Clock::new("10+0.5".parse().expect("valid"));
+        let mut clock = GameClock::new("10+0.5".parse().expect("valid"));
         assert_eq!(
             clock.level(),
             vec![("time", "10.000".to_string()), ("inc", "0.500".to_string())]
@@ -324,14 +324,14 @@ mod tests {
         assert_eq!(clock.charge(ms(9_000), ms(0)), ClockVerdict::InTime);
         assert_eq!(clock.remaining(), ms(0));
         assert_eq!(clock.charge(ms(600), ms(50)), ClockVerdict::Flagged);
-        let mut clock = Clock::new("1+0".parse().expect("valid"));
+        let mut clock = GameClock::new("1+0".parse().expect("valid"));
         assert_eq!(clock.charge(ms(1_040), ms(50)), ClockVerdict::InTime);
         assert_eq!(clock.remaining(), Duration::ZERO);
     }
 
     #[test]
     fn periods() {
-        let mut clock = Clock::new("2/10".parse().expect("valid"));
+        let mut clock = GameClock::new("2/10".parse().expect("valid"));
         assert_eq!(clock.moves_to_go(), Some(2));
         assert_eq!(clock.charge(ms(3_000), ms(0)), ClockVerdict::InTime);
         assert_eq!(clock.moves_to_go(), Some(1));
@@ -347,11 +347,11 @@ mod tests {
 
     #[test]
     fn fixed_limits() {
-        let mut clock = Clock::new("st=0.5".parse().expect("valid"));
+        let mut clock = GameClock::new("st=0.5".parse().expect("valid"));
         assert_eq!(clock.level(), vec![("move-time", "0.500".to_string())]);
         assert_eq!(clock.charge(ms(520), ms(50)), ClockVerdict::InTime);
         assert_eq!(clock.charge(ms(600), ms(50)), ClockVerdict::Flagged);
-        let mut clock = Clock::new(TimeControl::Depth(4));
+        let mut clock = GameClock::new(TimeControl::Depth(4));
         assert_eq!(clock.allowance(), None);
         assert_eq!(clock.level(), vec![("depth", "4".to_string())]);
         assert_eq!(clock.charge(ms(100_000), ms(0)), ClockVerdict::InTime);

@@ -8,7 +8,7 @@
 //! timeout loses the game, and the next game is requested on the same (or a new) connection.
 
 use super::clock::TimeControl;
-use super::engine::{Failure, GameOver, MoveRequest, Player, Reply};
+use super::engine::{Contestant, Failure, GameOver, MoveRequest, Reply};
 use crate::dxp::message::EndReason;
 use crate::dxp::{PeerError, PeerEvent, RemoteEngine};
 use crate::moves::Move;
@@ -89,7 +89,7 @@ impl DxpEngine {
     }
 }
 
-impl Player for DxpEngine {
+impl Contestant for DxpEngine {
     fn name(&self) -> &str {
         &self.name
     }

@@ -1,7 +1,7 @@
-//! The players of a match: what the referee asks of an engine ([`Player`]), how an engine is
+//! The players of a match: what the referee asks of an engine ([`Contestant`]), how an engine is
 //! described on the command line ([`EngineSpec`]), and how it can fail ([`Failure`]).
 //!
-//! The referee talks to every engine through [`Player`], in terms of the Hub protocol's position
+//! The referee talks to every engine through [`Contestant`], in terms of the Hub protocol's position
 //! string and move texts; a Hub engine ([`super::hub_engine::HubEngine`]) and a DXP engine
 //! ([`super::dxp_engine::DxpEngine`]) implement it.
 
@@ -82,7 +82,7 @@ impl fmt::Display for Failure {
 }
 
 /// An engine as the referee sees it.
-pub trait Player: Send {
+pub trait Contestant: Send {
     /// The engine's name in the match.
     fn name(&self) -> &str;
 

@@ -8,7 +8,7 @@
 //! is started again for the next game. Each game begins with `new-game` and a `ping` that must be
 //! answered, so a stuck engine is found before it can spoil a game.
 
-use super::engine::{EngineSpec, Failure, MoveRequest, Player, Reply};
+use super::engine::{Contestant, EngineSpec, Failure, MoveRequest, Reply};
 use crate::hub::protocol::{self, Line};
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Write};
@@ -346,7 +346,7 @@ impl HubEngine {
     }
 }
 
-impl Player for HubEngine {
+impl Contestant for HubEngine {
     fn name(&self) -> &str {
         &self.name
     }

@@ -1,6 +1,6 @@
 //! `rafle match`: engine-against-engine matches and round-robin tournaments.
 //!
-//! * [`engine`]: the [`engine::Player`] trait the referee talks to, engine specifications and
+//! * [`engine`]: the [`engine::Contestant`] trait the referee talks to, engine specifications and
 //!   failures; [`hub_engine`]: Hub engines as processes; [`dxp_engine`]: DXP engines listening
 //!   at an address.
 //! * [`clock`]: time controls and clocks; [`referee`]: one game, every move checked by our rules
@@ -26,13 +26,13 @@ pub mod stats;
 
 use crate::rules::{Rules, Variant};
 use dxp_engine::{DxpEngine, dxp_minutes};
-use engine::{EngineSpec, Player, Protocol};
+use engine::{Contestant, EngineSpec, Protocol};
 use hub_engine::{HubEngine, Timeouts};
 use indicatif::{ProgressBar, ProgressStyle};
 use openings::Opening;
 use record::GameTags;
 use referee::{GameConditions, GameEnd};
-use report::{Outcome, Results};
+use report::{FinishedGame, Results};
 use schedule::Pairing;
 use stats::Sprt;
 use std::collections::HashMap;
@@ -104,7 +104,12 @@ fn log_path(config: &MatchConfig, index: usize, worker: usize) -> PathBuf {
         .join(format!("e{}-{slug}.{}.log", index + 1, worker + 1))
 }
 
-fn new_player(config: &MatchConfig, index: usize, worker: usize, name: &str) -> Box<dyn Player> {
+fn new_player(
+    config: &MatchConfig,
+    index: usize,
+    worker: usize,
+    name: &str,
+) -> Box<dyn Contestant> {
     let spec = &config.engines[index];
     match spec.dxp_address() {
         Some(address) => Box::new(DxpEngine::new(
@@ -128,7 +133,7 @@ fn new_player(config: &MatchConfig, index: usize, worker: usize, name: &str) -> 
 }
 
 /// One instance of every engine, in engine order.
-type Players = Vec<Box<dyn Player>>;
+type Players = Vec<Box<dyn Contestant>>;
 
 /// Starts one instance of every Hub engine to check that it works and to learn its name (a DXP
 /// engine's address is only resolved: a DXP engine may serve one connection only); gives the
@@ -144,7 +149,7 @@ fn start_engines(config: &MatchConfig) -> Result<(Players, Vec<String>), String>
     let mut players = Vec::new();
     let mut names: Vec<String> = Vec::new();
     for (index, spec) in config.engines.iter().enumerate() {
-        let (mut player, mut name): (Box<dyn Player>, String) = match spec.dxp_address() {
+        let (mut player, mut name): (Box<dyn Contestant>, String) = match spec.dxp_address() {
             Some(address) => {
                 crate::dxp::resolve(address)
                     .map_err(|error| format!("engine {}: {error}", index + 1))?;
@@ -240,7 +245,7 @@ fn resumed_games<R: Rules>(
     config: &MatchConfig,
     schedule: &[Pairing],
     names: &[String],
-) -> Result<Vec<Outcome>, String> {
+) -> Result<Vec<FinishedGame>, String> {
     let Some(path) = &config.pdn else {
         return Err("--resume needs --pdn FILE".to_string());
     };
@@ -249,7 +254,7 @@ fn resumed_games<R: Rules>(
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(error) => return Err(format!("{}: {error}", path.display())),
     };
-    let mut done: HashMap<usize, Outcome> = HashMap::new();
+    let mut done: HashMap<usize, FinishedGame> = HashMap::new();
     for past in record::read_past_games::<R>(&text) {
         let Some(pairing) = schedule.iter().find(|p| p.number == past.round) else {
             return Err(format!(
@@ -271,14 +276,14 @@ fn resumed_games<R: Rules>(
         }
         done.insert(
             past.round,
-            Outcome {
+            FinishedGame {
                 pairing: *pairing,
                 winner: past.winner,
                 keyword: None,
             },
         );
     }
-    let mut outcomes: Vec<Outcome> = done.into_values().collect();
+    let mut outcomes: Vec<FinishedGame> = done.into_values().collect();
     outcomes.sort_by_key(|o| o.pairing.number);
     Ok(outcomes)
 }
@@ -297,7 +302,7 @@ fn append_pdn(path: &PathBuf, text: &str) -> Result<(), String> {
 }
 
 /// What the worker threads share.
-struct Shared<'a, R: Rules> {
+struct WorkerContext<'a, R: Rules> {
     config: &'a MatchConfig,
     openings: &'a [Opening<R>],
     /// The games still to play, in order.
@@ -313,7 +318,7 @@ struct Shared<'a, R: Rules> {
 
 /// A worker: plays the next scheduled game with its own engines until no game is left or the
 /// match is stopped, then ends its engines.
-fn work<R: Rules>(shared: &Shared<'_, R>, mut players: Players, sender: &Sender<Finished>) {
+fn work<R: Rules>(shared: &WorkerContext<'_, R>, mut players: Players, sender: &Sender<Finished>) {
     while !shared.stop.load(Ordering::Relaxed) {
         let index = shared.next.fetch_add(1, Ordering::Relaxed);
         let Some(&pairing) = shared.pending.get(index) else {
@@ -468,7 +473,7 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
     }
     let bar = progress_bar(config.progress, schedule.len(), finished.len());
     bar.set_message(results.running_score());
-    let shared = Shared {
+    let shared = WorkerContext {
         config,
         openings,
         pending: &pending,
@@ -501,7 +506,7 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
         }
         drop(sender);
         for done in receiver {
-            results.add(Outcome {
+            results.add(FinishedGame {
                 pairing: done.pairing,
                 winner: done.end.winner,
                 keyword: Some(done.end.termination.keyword()),

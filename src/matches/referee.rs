@@ -7,8 +7,8 @@
 //! [`super::record`]),
 //! by adjudication on the scores both engines agree on, or at a ply limit no real game reaches.
 
-use super::clock::{Clock, ClockVerdict, TimeControl};
-use super::engine::{Failure, GameOver, MoveRequest, Player};
+use super::clock::{ClockVerdict, GameClock, TimeControl};
+use super::engine::{Contestant, Failure, GameOver, MoveRequest};
 use super::openings::Opening;
 use super::record::{self, Record};
 use crate::core::Color;
@@ -291,8 +291,8 @@ pub struct PlayedGame<R: Rules> {
 
 /// Plays one game from `opening`, `white` against `black`.
 pub fn play_game<R: Rules>(
-    white: &mut dyn Player,
-    black: &mut dyn Player,
+    white: &mut dyn Contestant,
+    black: &mut dyn Contestant,
     opening: &Opening<R>,
     conditions: &GameConditions,
 ) -> PlayedGame<R> {
@@ -302,12 +302,13 @@ pub fn play_game<R: Rules>(
             .play(mv)
             .expect("the moves of an opening were checked when it was read");
     }
-    let players: [&mut dyn Player; 2] = [white, black];
-    let lost = |side: Color, termination: Termination, players: &[&mut dyn Player; 2]| GameEnd {
-        winner: Some(!side),
-        termination,
-        culprit: Some(players[side.index()].name().to_string()),
-    };
+    let players: [&mut dyn Contestant; 2] = [white, black];
+    let lost =
+        |side: Color, termination: Termination, players: &[&mut dyn Contestant; 2]| GameEnd {
+            winner: Some(!side),
+            termination,
+            culprit: Some(players[side.index()].name().to_string()),
+        };
     for side in Color::BOTH {
         if let Err(failure) = players[side.index()].new_game() {
             let end = lost(side, Termination::from_failure(failure, None), &players);
@@ -315,8 +316,8 @@ pub fn play_game<R: Rules>(
         }
     }
     let mut clocks = [
-        Clock::new(conditions.control),
-        Clock::new(conditions.control),
+        GameClock::new(conditions.control),
+        GameClock::new(conditions.control),
     ];
     let start = hub::format(&opening.start);
     let mut moves: Vec<String> = opening.moves.iter().map(text::hub::<R>).collect();

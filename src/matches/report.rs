@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 /// One finished game.
 #[derive(Clone, Copy, Debug)]
-pub struct Outcome {
+pub struct FinishedGame {
     /// The scheduled game.
     pub pairing: Pairing,
     /// The winner, `None` for a draw.
@@ -18,7 +18,7 @@ pub struct Outcome {
     pub keyword: Option<&'static str>,
 }
 
-impl Outcome {
+impl FinishedGame {
     /// Half-points of `engine` in this game (`None` if it did not play).
     fn half_points(&self, engine: usize) -> Option<u8> {
         let color = if self.pairing.white == engine {
@@ -40,7 +40,7 @@ impl Outcome {
 #[derive(Clone, Debug)]
 pub struct Results {
     names: Vec<String>,
-    outcomes: Vec<Outcome>,
+    outcomes: Vec<FinishedGame>,
 }
 
 impl Results {
@@ -53,7 +53,7 @@ impl Results {
     }
 
     /// Adds a finished game.
-    pub fn add(&mut self, outcome: Outcome) {
+    pub fn add(&mut self, outcome: FinishedGame) {
         self.outcomes.push(outcome);
     }
 
@@ -299,7 +299,7 @@ mod tests {
             .into_iter()
             .zip(winners)
         {
-            results.add(Outcome {
+            results.add(FinishedGame {
                 pairing,
                 winner,
                 keyword: Some("rules"),

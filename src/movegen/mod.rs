@@ -235,3 +235,26 @@ fn quiet_moves<R: Rules, const WHITE: bool>(
         }
     }
 }
+
+// The move generator answers the position's questions about its moves: the position itself is
+// the data the generator reads, and knows nothing of how moves are found.
+impl<R: Rules> Position<R> {
+    /// All legal moves.
+    #[inline]
+    pub fn legal_moves(&self) -> MoveList<BitsOf<R>> {
+        let mut list = MoveList::new();
+        generate(self, &mut list);
+        list
+    }
+
+    /// Whether the side to move must capture.
+    #[inline]
+    pub fn has_capture(&self) -> bool {
+        has_capture(self)
+    }
+
+    /// Whether the side to move has no legal move (it has lost: FMJD art. 7.2).
+    pub fn is_blocked(&self) -> bool {
+        self.legal_moves().is_empty()
+    }
+}

@@ -5,7 +5,7 @@
 //! extension sections lidraughts appends (`:H0:F1`). Writing gives the widely readable form: turn,
 //! White's section, Black's section, squares ascending, no ranges.
 
-use crate::core::{BitBoard, Color, Geometry};
+use crate::core::{BitBoard, Color, Geometry, Piece};
 use crate::position::{Position, PositionError, Setup};
 use crate::rules::{Rules, numbering};
 use thiserror::Error;
@@ -99,7 +99,7 @@ pub fn parse_setup<R: Rules>(text: &str) -> Result<Setup, FenError> {
                     }
                     for number in first..=last {
                         target.push(
-                            R::square_from_number(number)
+                            super::squares::square_of_number::<R>(number)
                                 .ok_or_else(|| FenError::BadSquare(number.to_string()))?,
                         );
                     }
@@ -115,7 +115,7 @@ pub fn parse_setup<R: Rules>(text: &str) -> Result<Setup, FenError> {
 }
 
 fn square<R: Rules>(text: &str) -> Result<u32, FenError> {
-    R::parse_square(text.trim()).ok_or_else(|| FenError::BadSquare(text.to_string()))
+    super::squares::parse::<R>(text.trim()).ok_or_else(|| FenError::BadSquare(text.to_string()))
 }
 
 /// Writes the FEN of a position in the variant's square names, in the variant's reading order:
@@ -141,7 +141,7 @@ pub fn format<R: Rules>(position: &Position<R>) -> String {
         let items: Vec<String> = squares
             .iter()
             .map(|&(_, bit)| {
-                let name = R::square_text(R::Geometry::square_of(bit));
+                let name = super::squares::text::<R>(R::Geometry::square_of(bit));
                 if kings.has(bit) {
                     format!("K{name}")
                 } else {
@@ -154,10 +154,51 @@ pub fn format<R: Rules>(position: &Position<R>) -> String {
     text
 }
 
+// A position prints as the notation writes it: the core holds no text.
+impl<R: Rules> std::fmt::Display for Position<R> {
+    /// A diagram from White's side, then the FEN.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let columns = 2 * R::Geometry::HALF;
+        for row in 0..R::Geometry::ROWS {
+            let mut line = String::new();
+            for file in 0..columns {
+                let playable = (row + file) % 2 == 1;
+                let symbol = if !playable {
+                    ' '
+                } else {
+                    let square = row * R::Geometry::HALF + file / 2 + 1;
+                    let bit = R::Geometry::bit_of(square).expect("square on the board");
+                    self.piece_at(bit).map_or('.', Piece::letter)
+                };
+                line.push(' ');
+                line.push(symbol);
+            }
+            writeln!(f, "{}", line.trim_end())?;
+        }
+        write!(f, "{}", format(self))
+    }
+}
+
+impl<R: Rules> std::fmt::Debug for Position<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", format(self))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Brazilian, International};
+    use crate::rules::{Brazilian, International, Variant};
+
+    #[test]
+    fn start_positions_are_the_start_fens_of_the_rulebooks() {
+        for &variant in Variant::ALL {
+            crate::with_variant!(variant, R => {
+                let written = parse::<R>(R::START_FEN).expect("a valid start FEN");
+                assert_eq!(Position::<R>::start(), written, "{variant}");
+            });
+        }
+    }
 
     #[test]
     fn start_position_forms() {

@@ -64,8 +64,8 @@ pub fn parse<R: Rules>(text: &str) -> Result<Position<R>, HubPositionError> {
         ..Setup::default()
     };
     for (number, &character) in (1..).zip(&chars[1..]) {
-        let square =
-            R::square_from_number(number).expect("the string has one character per square");
+        let square = super::squares::square_of_number::<R>(number)
+            .expect("the string has one character per square");
         match character {
             'w' => setup.white_men.push(square),
             'W' => setup.white_kings.push(square),
@@ -88,7 +88,8 @@ pub fn format<R: Rules>(position: &Position<R>) -> String {
     let mut text = String::with_capacity(R::Geometry::SQUARES as usize + 1);
     text.push(position.side().letter());
     for number in 1..=R::Geometry::SQUARES {
-        let square = R::square_from_number(number).expect("every number names a square");
+        let square =
+            super::squares::square_of_number::<R>(number).expect("every number names a square");
         let bit = R::Geometry::bit_of(square).expect("square on the board");
         text.push(position.piece_at(bit).map_or('e', Piece::letter));
     }
@@ -99,7 +100,7 @@ pub fn format<R: Rules>(position: &Position<R>) -> String {
 /// variant the number counted from its `a1` corner.
 pub fn move_square_number<R: Rules>(square: u32) -> u32 {
     match R::NOTATION {
-        Notation::Numeric(_) => R::square_number(square),
+        Notation::Numeric(_) => super::squares::number::<R>(square),
         Notation::Algebraic(corner) => numbering::number_of_square::<R::Geometry>(
             square,
             corner,
@@ -119,7 +120,7 @@ pub fn parse_move_square<R: Rules>(text: &str) -> Option<u32> {
         return None;
     }
     match R::NOTATION {
-        Notation::Numeric(_) => R::square_from_number(number),
+        Notation::Numeric(_) => super::squares::square_of_number::<R>(number),
         Notation::Algebraic(corner) => numbering::square_of_number::<R::Geometry>(
             number,
             corner,

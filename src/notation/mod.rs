@@ -4,6 +4,7 @@ pub mod fen;
 pub mod hub;
 pub mod pdn;
 pub mod route;
+pub mod squares;
 pub mod text;
 
 pub use fen::FenError;

@@ -16,10 +16,10 @@
 
 use super::fen::{self, FenError};
 use super::text::{self, MoveError};
-use crate::core::{Color, Geometry};
+use crate::core::Color;
 use crate::game::{Game, GameResult};
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{ResultForm, Rules};
 use std::fmt;
 use thiserror::Error;
 
@@ -36,6 +36,25 @@ pub enum PdnResult {
     BothLost,
     /// Unknown, or the game goes on (`*`).
     Unknown,
+}
+
+// The reader builds games and writes their results: the game record itself knows no PDN.
+impl<R: Rules> Game<R> {
+    /// The first game of a PDN text (see [`read_game`]).
+    ///
+    /// # Errors
+    /// See [`PdnError`].
+    pub fn from_pdn(pdn_text: &str) -> Result<Self, PdnError> {
+        read_game::<R>(pdn_text).map(|record| record.game)
+    }
+}
+
+impl GameResult {
+    /// The result token of the variant's PDN result type (`2-0`, `1-1`, `0-2` for international
+    /// draughts; `1-0`, `1/2-1/2`, `0-1` otherwise): see [`PdnResult`].
+    pub fn pdn_token<R: Rules>(&self) -> &'static str {
+        PdnResult::from_winner(self.winner).token::<R>()
+    }
 }
 
 impl PdnResult {
@@ -78,14 +97,8 @@ impl PdnResult {
     }
 }
 
-/// GameType numbers whose PDN result type is "International" (pdn_fen.md's GameType table).
-const INTERNATIONAL_RESULT_GAME_TYPES: [&str; 2] = ["20", "27"];
-
 fn uses_international_results<R: Rules>() -> bool {
-    match R::PDN_GAME_TYPE {
-        Some(game_type) => INTERNATIONAL_RESULT_GAME_TYPES.contains(&game_type),
-        None => R::Geometry::ROWS == 10,
-    }
+    R::RESULT_FORM == ResultForm::International
 }
 
 /// The tag pairs of a game, in order.

@@ -67,7 +67,7 @@ pub fn hub<R: Rules>(mv: &Move<BitsOf<R>>) -> String {
 /// The PDN form of a legal move of `position`: short, or long when another legal capture has the
 /// same origin and destination.
 pub fn pdn<R: Rules>(position: &Position<R>, mv: &Move<BitsOf<R>>) -> String {
-    let name = |bit: u32| R::square_text(R::Geometry::square_of(bit));
+    let name = |bit: u32| super::squares::text::<R>(R::Geometry::square_of(bit));
     let from = name(u32::from(mv.from));
     if !mv.is_capture() {
         return format!("{from}-{}", name(u32::from(mv.to)));
@@ -84,7 +84,7 @@ pub fn pdn<R: Rules>(position: &Position<R>, mv: &Move<BitsOf<R>>) -> String {
 
 /// The PDN long form of a capture: origin, each landing square, destination.
 pub fn long_form<R: Rules>(position: &Position<R>, mv: &Move<BitsOf<R>>) -> String {
-    let name = |bit: u32| R::square_text(R::Geometry::square_of(bit));
+    let name = |bit: u32| super::squares::text::<R>(R::Geometry::square_of(bit));
     let mut text = name(u32::from(mv.from));
     match route::routes_of(position, mv).first() {
         Some(route) => {
@@ -111,7 +111,7 @@ pub fn long_form<R: Rules>(position: &Position<R>, mv: &Move<BitsOf<R>>) -> Stri
 /// # Errors
 /// [`MoveError::Malformed`], [`MoveError::Illegal`] or [`MoveError::Ambiguous`].
 pub fn parse<R: Rules>(position: &Position<R>, text: &str) -> Result<Move<BitsOf<R>>, MoveError> {
-    parse_with(position, text, R::parse_square)
+    parse_with(position, text, super::squares::parse::<R>)
 }
 
 /// Resolves a move text of the Hub protocol, whose squares are numbered as
@@ -225,6 +225,16 @@ fn parse_with<R: Rules>(
 fn is_subsequence(needle: &[u32], haystack: &[u32]) -> bool {
     let mut rest = haystack.iter();
     needle.iter().all(|square| rest.any(|h| h == square))
+}
+
+/// A move word without a leading PDN move number (`12.32-28` → `32-28`, `12...` → ``).
+pub fn without_move_number(word: &str) -> &str {
+    match word.find('.') {
+        Some(dot) if word[..dot].bytes().all(|b| b.is_ascii_digit()) => {
+            word[dot..].trim_start_matches('.')
+        }
+        _ => word,
+    }
 }
 
 #[cfg(test)]

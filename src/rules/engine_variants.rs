@@ -4,78 +4,66 @@
 //! None has a PDN GameType. Scan 3.1 plays them as `killer`, `bt` and `losing`; lidraughts has
 //! Breakthrough (gameType 96) and Antidraughts (98).
 
-use super::international::FMJD_DRAW_RULES;
-use super::{CapturePrecedence, DrawRules, Goal, REPETITION_ONLY, Rules};
-use crate::core::{Board10, Color};
+use super::international::INTERNATIONAL_RULES;
+use super::{DrawRules, Goal, REPETITION_ONLY, RuleSet, Rules};
+use crate::core::Board10;
 
-/// An international-rules variant: the FMJD board, start and rules of play (art. 2-4) with the
-/// few items that differ.
-macro_rules! international_board {
-    (
-        $(#[$doc:meta])* $name:ident, $label:literal,
-        halts_behind_king: $halts:expr, draw_rules: $draw:expr, goal: $goal:expr
-    ) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-        pub struct $name;
+/// Killer draughts: international rules, except that a king whose capture ends by taking a
+/// king must stop on the square right behind it (mindsports.nl Killer Draughts rules, as
+/// implemented by Scan 3.1's `killer` variant: the capture may go on from any square behind
+/// a captured king; only the final stop is restricted). Draw rules as international (FMJD
+/// art. 6); the Killer rules add none of their own.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Killer;
 
-        impl Rules for $name {
-            type Geometry = Board10;
-            const NAME: &'static str = $label;
-            const PDN_GAME_TYPE: Option<&'static str> = None;
-            const FIRST_MOVER: Color = Color::White;
-            const START_FEN: &'static str = "W:W31-50:B1-20";
-            const MAX_PIECES_PER_SIDE: u32 = 20;
-            const MEN_CAPTURE_BACKWARDS: bool = true;
-            const FLYING_KINGS: bool = true;
-            const KING_HALTS_BEHIND_KING: bool = $halts;
-            const CAPTURE_PRECEDENCE: CapturePrecedence = CapturePrecedence::MostPieces;
-            const CROWN_DURING_CAPTURE: bool = false;
-            const DRAW_RULES: DrawRules = $draw;
-            const GOAL: Goal = $goal;
-        }
+impl Rules for Killer {
+    type Geometry = Board10;
+    const RULES: RuleSet = RuleSet {
+        name: "killer",
+        pdn_game_type: None,
+        king_halts_behind_king: true,
+        ..INTERNATIONAL_RULES
     };
 }
 
-international_board!(
-    /// Killer draughts: international rules, except that a king whose capture ends by taking a
-    /// king must stop on the square right behind it (mindsports.nl Killer Draughts rules, as
-    /// implemented by Scan 3.1's `killer` variant: the capture may go on from any square behind
-    /// a captured king; only the final stop is restricted). Draw rules as international (FMJD
-    /// art. 6); the Killer rules add none of their own.
-    Killer,
-    "killer",
-    halts_behind_king: true,
-    draw_rules: FMJD_DRAW_RULES,
-    goal: Goal::Standard
-);
+/// Breakthrough: international rules of play; the first player to crown a king wins (Scan
+/// 3.1 `bt`, lidraughts Breakthrough). No draw rule: while the game goes on only men move, so
+/// no position can repeat and the king endings never arise (lidraughts Breakthrough.scala has
+/// none either).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Breakthrough;
 
-international_board!(
-    /// Breakthrough: international rules of play; the first player to crown a king wins (Scan
-    /// 3.1 `bt`, lidraughts Breakthrough). No draw rule: while the game goes on only men move, so
-    /// no position can repeat and the king endings never arise (lidraughts Breakthrough.scala has
-    /// none either).
-    Breakthrough,
-    "breakthrough",
-    halts_behind_king: false,
-    draw_rules: DrawRules {
-        repetitions: None,
-        king_moves: None,
-        three_against_king: None,
-        two_against_king: None,
-    },
-    goal: Goal::FirstKingWins
-);
+impl Rules for Breakthrough {
+    type Geometry = Board10;
+    const RULES: RuleSet = RuleSet {
+        name: "breakthrough",
+        pdn_game_type: None,
+        draw_rules: DrawRules {
+            repetitions: None,
+            king_moves: None,
+            three_against_king: None,
+            two_against_king: None,
+        },
+        goal: Goal::FirstKingWins,
+        ..INTERNATIONAL_RULES
+    };
+}
 
-international_board!(
-    /// Antidraughts (give-away, Scan's `losing`): international rules of play; a player who
-    /// cannot move (no pieces left, or all blocked) wins. Threefold repetition is the only draw
-    /// rule (lidraughts Antidraughts.scala keeps the repetition history and has no move-count
-    /// rule): the FMJD king endings are about a stronger side that cannot force a win by
-    /// capture, which is not how antidraughts is won.
-    Antidraughts,
-    "antidraughts",
-    halts_behind_king: false,
-    draw_rules: REPETITION_ONLY,
-    goal: Goal::Losing
-);
+/// Antidraughts (give-away, Scan's `losing`): international rules of play; a player who
+/// cannot move (no pieces left, or all blocked) wins. Threefold repetition is the only draw
+/// rule (lidraughts Antidraughts.scala keeps the repetition history and has no move-count
+/// rule): the FMJD king endings are about a stronger side that cannot force a win by
+/// capture, which is not how antidraughts is won.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Antidraughts;
+
+impl Rules for Antidraughts {
+    type Geometry = Board10;
+    const RULES: RuleSet = RuleSet {
+        name: "antidraughts",
+        pdn_game_type: None,
+        draw_rules: REPETITION_ONLY,
+        goal: Goal::Losing,
+        ..INTERNATIONAL_RULES
+    };
+}

@@ -15,7 +15,8 @@
 //! are jumped. Numbering: 1-32 as in English draughts (ludomax.de: "Diese werden als 1-32
 //! bezeichnet"). There is no PDN GameType.
 
-use super::{CapturePrecedence, Corner, DrawRules, Notation, REPETITION_ONLY, Rules};
+use super::international::INTERNATIONAL_RULES;
+use super::{CapturePrecedence, Corner, Notation, REPETITION_ONLY, ResultForm, RuleSet, Rules};
 use crate::core::{Board8, Color};
 
 /// German draughts on the 8x8 board.
@@ -24,20 +25,22 @@ pub struct German;
 
 impl Rules for German {
     type Geometry = Board8;
-    const NAME: &'static str = "german";
-    const PDN_GAME_TYPE: Option<&'static str> = None;
-    /// "Schwarz beginnt" (casinospiegel.net, spin.de, ludomax.de).
-    const FIRST_MOVER: Color = Color::Black;
-    /// 12 men each on the first three rows; Black on 1-12.
-    const START_FEN: &'static str = "B:W21-32:B1-12";
-    const MAX_PIECES_PER_SIDE: u32 = 12;
-    const MEN_CAPTURE_BACKWARDS: bool = false;
-    const FLYING_KINGS: bool = true;
-    const KING_LANDS_BEHIND: bool = true;
-    const CAPTURE_PRECEDENCE: CapturePrecedence = CapturePrecedence::Free;
-    const CROWN_DURING_CAPTURE: bool = false;
-    /// Threefold repetition; the rule sheets name no other automatic draw that agrees across
-    /// sources (ludomax.de's 50-move limits describe English-style checkers).
-    const DRAW_RULES: DrawRules = REPETITION_ONLY;
-    const NOTATION: Notation = Notation::Numeric(Corner::BottomRight);
+    const RULES: RuleSet = RuleSet {
+        name: "german",
+        pdn_game_type: None,
+        // "Schwarz beginnt" (casinospiegel.net, spin.de, ludomax.de).
+        first_mover: Color::Black,
+        // 12 men each on the first three rows; Black on 1-12.
+        start_fen: "B:W21-32:B1-12",
+        max_pieces_per_side: 12,
+        men_capture_backwards: false,
+        king_lands_behind: true,
+        capture_precedence: CapturePrecedence::Free,
+        // Threefold repetition; the rule sheets name no other automatic draw that agrees across
+        // sources (ludomax.de's 50-move limits describe English-style checkers).
+        draw_rules: REPETITION_ONLY,
+        notation: Notation::Numeric(Corner::BottomRight),
+        result_form: ResultForm::Default,
+        ..INTERNATIONAL_RULES
+    };
 }

@@ -1,7 +1,7 @@
 //! International draughts: the FMJD rules (Annex 1, Official FMJD rules for international
 //! draughts, version November 2015). Article numbers below refer to that text.
 
-use super::{CapturePrecedence, DrawRules, Rules};
+use super::{CapturePrecedence, Corner, DrawRules, Goal, Notation, ResultForm, RuleSet, Rules};
 use crate::core::{Board10, Color};
 
 /// International draughts on the 10x10 board.
@@ -16,25 +16,42 @@ pub const FMJD_DRAW_RULES: DrawRules = DrawRules {
     two_against_king: Some(5),
 };
 
+/// The FMJD rules (articles cited per rule), the rules of play the other variants are written
+/// against.
+pub const INTERNATIONAL_RULES: RuleSet = RuleSet {
+    name: "international",
+    pdn_game_type: Some("20"),
+    // Art. 3.3: White makes the first move.
+    first_mover: Color::White,
+    // Art. 2.8: 20 black men on 1-20, 20 white men on 31-50.
+    start_fen: "W:W31-50:B1-20",
+    // Art. 2.8: each player starts with 20 men.
+    max_pieces_per_side: 20,
+    // Art. 4.1: a man captures forwards and backwards.
+    men_capture_backwards: true,
+    men_capture_kings: true,
+    // Art. 3.9 / 4.3: the king moves and captures along a diagonal over any distance.
+    flying_kings: true,
+    king_lands_behind: false,
+    king_halts_behind_king: false,
+    captured_removed_at_once: false,
+    // Art. 4.13: capturing the most pieces is compulsory; a king counts as one piece.
+    capture_precedence: CapturePrecedence::MostPieces,
+    // Art. 4.15: a man passing the far row during a capture stays a man.
+    crown_during_capture: false,
+    // Art. 6.1-6.4.
+    draw_rules: FMJD_DRAW_RULES,
+    goal: Goal::Standard,
+    notation: Notation::Numeric(Corner::TopLeft),
+    mirrored_board: false,
+    capture_separator: 'x',
+    // PDN GameType 20 scores two points a game.
+    result_form: ResultForm::International,
+};
+
 impl Rules for International {
     /// Art. 2.1: a board of 100 squares, 10 by 10, played on the 50 dark squares.
     type Geometry = Board10;
-    const NAME: &'static str = "international";
-    const PDN_GAME_TYPE: Option<&'static str> = Some("20");
-    /// Art. 3.3: White makes the first move.
-    const FIRST_MOVER: Color = Color::White;
-    /// Art. 2.8: 20 black men on 1-20, 20 white men on 31-50.
-    const START_FEN: &'static str = "W:W31-50:B1-20";
-    /// Art. 2.8: each player starts with 20 men.
-    const MAX_PIECES_PER_SIDE: u32 = 20;
-    /// Art. 4.1: a man captures forwards and backwards.
-    const MEN_CAPTURE_BACKWARDS: bool = true;
-    /// Art. 3.9 / 4.3: the king moves and captures along a diagonal over any distance.
-    const FLYING_KINGS: bool = true;
-    /// Art. 4.13: capturing the most pieces is compulsory; a king counts as one piece.
-    const CAPTURE_PRECEDENCE: CapturePrecedence = CapturePrecedence::MostPieces;
-    /// Art. 4.15: a man passing the far row during a capture stays a man.
-    const CROWN_DURING_CAPTURE: bool = false;
-    /// Art. 6.1-6.4.
-    const DRAW_RULES: DrawRules = FMJD_DRAW_RULES;
+    const RULES: RuleSet = INTERNATIONAL_RULES;
+    const ENDGAME_KNOWLEDGE: bool = true;
 }

@@ -80,6 +80,15 @@ pub struct DrawRules {
     pub two_against_king: Option<u32>,
 }
 
+/// How the variant's game records write a result (PDN's result types).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResultForm {
+    /// `1-0`, `1/2-1/2`, `0-1` (PDN's "Default" type).
+    Default,
+    /// `2-0`, `1-1`, `0-2`: two points a game (PDN's "International" type).
+    International,
+}
+
 /// Only threefold repetition: the rule every rulebook has.
 pub const REPETITION_ONLY: DrawRules = DrawRules {
     repetitions: Some(3),
@@ -88,114 +97,155 @@ pub const REPETITION_ONLY: DrawRules = DrawRules {
     two_against_king: None,
 };
 
+/// A variant's rules as a value. A variant that differs from another by a rule is written as
+/// that variant's rule set with the rule changed (`RuleSet { flying_kings: false, ..BASE }`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleSet {
+    /// Name used on the command line and in the Hub `variant` parameter.
+    pub name: &'static str,
+    /// PDN GameType tag value, if the variant has one.
+    pub pdn_game_type: Option<&'static str>,
+    /// The side that makes the first move of a game.
+    pub first_mover: Color,
+    /// Start position as a PDN FEN, in the variant's own square names.
+    pub start_fen: &'static str,
+    /// Most pieces a side can have (the number of men each side starts with).
+    pub max_pieces_per_side: u32,
+    /// Whether men capture backwards as well as forwards.
+    pub men_capture_backwards: bool,
+    /// Whether men may capture kings (not in Italian draughts).
+    pub men_capture_kings: bool,
+    /// Whether kings move and capture over any distance ("flying kings").
+    pub flying_kings: bool,
+    /// Whether a capturing king must land on the square right behind the piece it takes (Thai,
+    /// German), rather than on any empty square behind it.
+    pub king_lands_behind: bool,
+    /// Whether a king that ends its capture by taking a king must stop right behind that king
+    /// (Killer draughts).
+    pub king_halts_behind_king: bool,
+    /// Whether captured pieces are lifted as they are jumped (Thai), so that they stop blocking
+    /// and their squares may be crossed again, rather than when the capture is complete.
+    pub captured_removed_at_once: bool,
+    /// Which captures are legal when several exist.
+    pub capture_precedence: CapturePrecedence,
+    /// Whether a man reaching the far row in the middle of a capture is crowned at once and goes
+    /// on capturing as a king (Russian), rather than going on as a man.
+    pub crown_during_capture: bool,
+    /// The draw rules of the game.
+    pub draw_rules: DrawRules,
+    /// How the game is won.
+    pub goal: Goal,
+    /// How the variant's players write squares (PDN GameType notation code).
+    pub notation: Notation,
+    /// Whether the real board has a light square in the bottom-left corner (PDN invert flag 1):
+    /// it is stored as the mirror image of ours (see [`numbering`]).
+    pub mirrored_board: bool,
+    /// The separator of captures in PDN move text.
+    pub capture_separator: char,
+    /// How the variant's game records write a result.
+    pub result_form: ResultForm,
+}
+
 /// A variant's rules. Implemented by zero-sized marker types such as [`International`].
 ///
-/// Every flag is a constant, so the generator's `if R::FLAG` tests vanish at compile time and
-/// international draughts compiles to code that knows nothing of the other variants.
+/// Every flag is a constant read from the variant's [`RuleSet`], so the generator's `if R::FLAG`
+/// tests vanish at compile time and international draughts compiles to code that knows nothing
+/// of the other variants.
 pub trait Rules: Copy + Debug + Default + PartialEq + Eq + Hash + Send + Sync + 'static {
     /// Board size and bit layout.
     type Geometry: Geometry;
-    /// Name used on the command line and in the Hub `variant` parameter.
-    const NAME: &'static str;
-    /// PDN GameType tag value, if the variant has one.
-    const PDN_GAME_TYPE: Option<&'static str>;
-    /// The side that makes the first move of a game.
-    const FIRST_MOVER: Color;
-    /// Start position as a PDN FEN, in the variant's own square names.
-    const START_FEN: &'static str;
-    /// Most pieces a side can have (the number of men each side starts with).
-    const MAX_PIECES_PER_SIDE: u32;
-    /// Whether men capture backwards as well as forwards.
-    const MEN_CAPTURE_BACKWARDS: bool;
-    /// Whether men may capture kings (not in Italian draughts).
-    const MEN_CAPTURE_KINGS: bool = true;
-    /// Whether kings move and capture over any distance ("flying kings").
-    const FLYING_KINGS: bool;
-    /// Whether a capturing king must land on the square right behind the piece it takes (Thai,
-    /// German), rather than on any empty square behind it.
-    const KING_LANDS_BEHIND: bool = false;
-    /// Whether a king that ends its capture by taking a king must stop right behind that king
-    /// (Killer draughts).
-    const KING_HALTS_BEHIND_KING: bool = false;
-    /// Whether captured pieces are lifted as they are jumped (Thai), so that they stop blocking
-    /// and their squares may be crossed again, rather than when the capture is complete.
-    const CAPTURED_REMOVED_AT_ONCE: bool = false;
-    /// Which captures are legal when several exist.
-    const CAPTURE_PRECEDENCE: CapturePrecedence;
-    /// Whether a man reaching the far row in the middle of a capture is crowned at once and goes
-    /// on capturing as a king (Russian), rather than going on as a man.
-    const CROWN_DURING_CAPTURE: bool;
-    /// The draw rules of the game.
-    const DRAW_RULES: DrawRules;
-    /// How the game is won.
-    const GOAL: Goal = Goal::Standard;
-    /// How the variant's players write squares (PDN GameType notation code).
-    const NOTATION: Notation = Notation::Numeric(Corner::TopLeft);
-    /// Whether the real board has a light square in the bottom-left corner (PDN invert flag 1):
-    /// it is stored as the mirror image of ours (see [`numbering`]).
-    const MIRRORED_BOARD: bool = false;
-    /// The separator of captures in PDN move text.
-    const CAPTURE_SEPARATOR: char = 'x';
-
-    /// The number players give a geometry square. Algebraic variants use the geometry's own
-    /// numbering (1 = top-left seen from White, as lidraughts and dctl number them).
-    fn square_number(square: u32) -> u32 {
-        match Self::NOTATION {
-            Notation::Numeric(corner) => numbering::number_of_square::<Self::Geometry>(
-                square,
-                corner,
-                Self::FIRST_MOVER,
-                Self::MIRRORED_BOARD,
-            ),
-            Notation::Algebraic(_) => square,
-        }
-    }
-
-    /// The geometry square players call `number` (see [`Rules::square_number`]).
-    fn square_from_number(number: u32) -> Option<u32> {
-        if !(1..=Self::Geometry::SQUARES).contains(&number) {
-            return None;
-        }
-        match Self::NOTATION {
-            Notation::Numeric(corner) => numbering::square_of_number::<Self::Geometry>(
-                number,
-                corner,
-                Self::FIRST_MOVER,
-                Self::MIRRORED_BOARD,
-            ),
-            Notation::Algebraic(_) => Some(number),
-        }
-    }
-
-    /// The geometry square of a square written as the variant's players write it: a number, or
-    /// chess-like coordinates (accepted in every variant).
-    fn parse_square(text: &str) -> Option<u32> {
-        match numbering::parse_number(text) {
-            Some(number) => Self::square_from_number(number),
-            None => numbering::parse_algebraic::<Self::Geometry>(text, Self::MIRRORED_BOARD),
-        }
-    }
-
-    /// A geometry square written as the variant's players write it.
-    fn square_text(square: u32) -> String {
-        match Self::NOTATION {
-            Notation::Numeric(_) => Self::square_number(square).to_string(),
-            Notation::Algebraic(_) => {
-                numbering::algebraic::<Self::Geometry>(square, Self::MIRRORED_BOARD)
-            }
-        }
-    }
+    /// The rules of play.
+    const RULES: RuleSet;
+    /// See [`RuleSet::name`].
+    const NAME: &'static str = Self::RULES.name;
+    /// See [`RuleSet::pdn_game_type`].
+    const PDN_GAME_TYPE: Option<&'static str> = Self::RULES.pdn_game_type;
+    /// See [`RuleSet::first_mover`].
+    const FIRST_MOVER: Color = Self::RULES.first_mover;
+    /// See [`RuleSet::start_fen`].
+    const START_FEN: &'static str = Self::RULES.start_fen;
+    /// See [`RuleSet::max_pieces_per_side`].
+    const MAX_PIECES_PER_SIDE: u32 = Self::RULES.max_pieces_per_side;
+    /// See [`RuleSet::men_capture_backwards`].
+    const MEN_CAPTURE_BACKWARDS: bool = Self::RULES.men_capture_backwards;
+    /// See [`RuleSet::men_capture_kings`].
+    const MEN_CAPTURE_KINGS: bool = Self::RULES.men_capture_kings;
+    /// See [`RuleSet::flying_kings`].
+    const FLYING_KINGS: bool = Self::RULES.flying_kings;
+    /// See [`RuleSet::king_lands_behind`].
+    const KING_LANDS_BEHIND: bool = Self::RULES.king_lands_behind;
+    /// See [`RuleSet::king_halts_behind_king`].
+    const KING_HALTS_BEHIND_KING: bool = Self::RULES.king_halts_behind_king;
+    /// See [`RuleSet::captured_removed_at_once`].
+    const CAPTURED_REMOVED_AT_ONCE: bool = Self::RULES.captured_removed_at_once;
+    /// See [`RuleSet::capture_precedence`].
+    const CAPTURE_PRECEDENCE: CapturePrecedence = Self::RULES.capture_precedence;
+    /// See [`RuleSet::crown_during_capture`].
+    const CROWN_DURING_CAPTURE: bool = Self::RULES.crown_during_capture;
+    /// See [`RuleSet::draw_rules`].
+    const DRAW_RULES: DrawRules = Self::RULES.draw_rules;
+    /// See [`RuleSet::goal`].
+    const GOAL: Goal = Self::RULES.goal;
+    /// See [`RuleSet::notation`].
+    const NOTATION: Notation = Self::RULES.notation;
+    /// See [`RuleSet::mirrored_board`].
+    const MIRRORED_BOARD: bool = Self::RULES.mirrored_board;
+    /// See [`RuleSet::capture_separator`].
+    const CAPTURE_SEPARATOR: char = Self::RULES.capture_separator;
+    /// See [`RuleSet::result_form`].
+    const RESULT_FORM: ResultForm = Self::RULES.result_form;
+    /// Whether Rafle's endgame knowledge, worked out for the FMJD rules, holds: the lone-king
+    /// theory of [`crate::game::endgame`] and the endgame databases. The variants on the same
+    /// board change what an ending is worth.
+    const ENDGAME_KNOWLEDGE: bool = false;
 }
 
 /// Bit set type of a variant.
 pub type BitsOf<R> = <<R as Rules>::Geometry as Geometry>::Bits;
 
-macro_rules! variants {
-    ($($(#[$doc:meta])* $variant:ident => [$($alias:literal),*]),* $(,)?) => {
+/// The one list of variants, handed to `$callback` (a macro exported by this crate) after
+/// `$args`: each variant's rules type (exported by [`crate::rules`]), its Hub name where Scan
+/// names it otherwise than [`Rules::NAME`], the other names accepted for it
+/// (Scan's, pydraughts' and lidraughts'), and its description. [`Variant`] with its names and
+/// [`with_variant!`](crate::with_variant) are made from it: a new variant is its rules file and
+/// one entry here.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! for_each_variant {
+    ($callback:ident $($args:tt)*) => {
+        $crate::$callback! { [$($args)*]
+            International => hub "normal", ["normal", "standard", "10x10", "fmjd", "fromposition", "from position"],
+                "International draughts, FMJD rules (10x10).";
+            Killer => [],
+                "Killer draughts (10x10): a king that ends by taking a king stops right behind it.";
+            Breakthrough => hub "bt", ["bt"], "Breakthrough (10x10): the first king wins.";
+            Antidraughts => hub "losing", ["losing", "giveaway", "anti"],
+                "Antidraughts (10x10): the player who cannot move wins.";
+            Brazilian => ["brazil"], "Brazilian draughts: international rules on 8x8.";
+            Russian => ["shashki"], "Russian draughts (shashki).";
+            Pool => ["american-pool", "pool-checkers"], "American pool checkers.";
+            Czech => [], "Czech draughts.";
+            Portuguese => [], "Portuguese draughts.";
+            Spanish => [], "Spanish draughts.";
+            German => ["dame"], "German draughts (Dame).";
+            Thai => [], "Thai draughts (mak-hot).";
+            English => ["american", "checkers", "draughts"],
+                "English draughts / American checkers.";
+            Italian => [], "Italian draughts (dama italiana).";
+            Canadian => [], "Canadian draughts: international rules on 12x12.";
+        }
+    };
+}
+
+/// Defines [`Variant`] from the list of [`for_each_variant!`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __define_variant {
+    ([] $($variant:ident => $(hub $hub:literal,)? [$($alias:literal),*], $doc:literal;)*) => {
         /// A variant chosen at run time, for the edges of the program (command line, protocols).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Variant {
-            $($(#[$doc])* $variant,)*
+            $(#[doc = $doc] $variant,)*
         }
 
         impl Variant {
@@ -216,127 +266,50 @@ macro_rules! variants {
                     $(Variant::$variant => &[$($alias),*],)*
                 }
             }
-        }
 
+            /// The name in the Hub `variant` parameter: Scan's name where Scan has the variant
+            /// (`normal`, `bt`, `losing`), otherwise the variant's name.
+            pub const fn hub_name(self) -> &'static str {
+                match self {
+                    $(Variant::$variant => {
+                        let scan: &[&str] = &[$($hub)?];
+                        match scan {
+                            [hub] => hub,
+                            _ => <$variant as Rules>::NAME,
+                        }
+                    })*
+                }
+            }
+        }
     };
 }
 
-variants! {
-    /// International draughts, FMJD rules (10x10).
-    International => ["normal", "standard", "10x10", "fmjd", "fromposition", "from position"],
-    /// Killer draughts (10x10): a king that ends by taking a king stops right behind it.
-    Killer => [],
-    /// Breakthrough (10x10): the first king wins.
-    Breakthrough => ["bt"],
-    /// Antidraughts (10x10): the player who cannot move wins.
-    Antidraughts => ["losing", "giveaway", "anti"],
-    /// Brazilian draughts: international rules on 8x8.
-    Brazilian => ["brazil"],
-    /// Russian draughts (shashki).
-    Russian => ["shashki"],
-    /// American pool checkers.
-    Pool => ["american-pool", "pool-checkers"],
-    /// Czech draughts.
-    Czech => [],
-    /// Portuguese draughts.
-    Portuguese => [],
-    /// Spanish draughts.
-    Spanish => [],
-    /// German draughts (Dame).
-    German => ["dame"],
-    /// Thai draughts (mak-hot).
-    Thai => [],
-    /// English draughts / American checkers.
-    English => ["american", "checkers", "draughts"],
-    /// Italian draughts (dama italiana).
-    Italian => [],
-    /// Canadian draughts: international rules on 12x12.
-    Canadian => [],
-}
+for_each_variant!(__define_variant);
 
 /// Calls `$body` with the type alias `$r` bound to the rules type of a run-time [`Variant`].
-/// This is the one place where a run-time variant becomes a compile-time type (the match is
-/// exhaustive, so a variant missing here does not compile).
+/// This is the one place where a run-time variant becomes a compile-time type.
 #[macro_export]
 macro_rules! with_variant {
     ($variant:expr, $r:ident => $body:expr) => {
+        $crate::for_each_variant!(__with_variant_match($variant), $r, ($body))
+    };
+}
+
+/// The `match` of [`with_variant!`] over the list of [`for_each_variant!`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_variant_match {
+    ([($variant:expr), $r:ident, ($body:expr)] $($name:ident => $(hub $hub:literal,)? [$($alias:literal),*], $doc:literal;)*) => {
         match $variant {
-            $crate::rules::Variant::International => {
-                type $r = $crate::rules::International;
+            $($crate::rules::Variant::$name => {
+                type $r = $crate::rules::$name;
                 $body
-            }
-            $crate::rules::Variant::Killer => {
-                type $r = $crate::rules::Killer;
-                $body
-            }
-            $crate::rules::Variant::Breakthrough => {
-                type $r = $crate::rules::Breakthrough;
-                $body
-            }
-            $crate::rules::Variant::Antidraughts => {
-                type $r = $crate::rules::Antidraughts;
-                $body
-            }
-            $crate::rules::Variant::Brazilian => {
-                type $r = $crate::rules::Brazilian;
-                $body
-            }
-            $crate::rules::Variant::Russian => {
-                type $r = $crate::rules::Russian;
-                $body
-            }
-            $crate::rules::Variant::Pool => {
-                type $r = $crate::rules::Pool;
-                $body
-            }
-            $crate::rules::Variant::Czech => {
-                type $r = $crate::rules::Czech;
-                $body
-            }
-            $crate::rules::Variant::Portuguese => {
-                type $r = $crate::rules::Portuguese;
-                $body
-            }
-            $crate::rules::Variant::Spanish => {
-                type $r = $crate::rules::Spanish;
-                $body
-            }
-            $crate::rules::Variant::German => {
-                type $r = $crate::rules::German;
-                $body
-            }
-            $crate::rules::Variant::Thai => {
-                type $r = $crate::rules::Thai;
-                $body
-            }
-            $crate::rules::Variant::English => {
-                type $r = $crate::rules::English;
-                $body
-            }
-            $crate::rules::Variant::Italian => {
-                type $r = $crate::rules::Italian;
-                $body
-            }
-            $crate::rules::Variant::Canadian => {
-                type $r = $crate::rules::Canadian;
-                $body
-            }
+            })*
         }
     };
 }
 
 impl Variant {
-    /// The name in the Hub `variant` parameter: Scan's name where Scan has the variant
-    /// (`normal`, `bt`, `losing`), otherwise the variant's name.
-    pub const fn hub_name(self) -> &'static str {
-        match self {
-            Variant::International => "normal",
-            Variant::Breakthrough => "bt",
-            Variant::Antidraughts => "losing",
-            other => other.name(),
-        }
-    }
-
     /// Parses a variant name or alias, in any case.
     pub fn from_name(name: &str) -> Option<Variant> {
         let name = name.trim().to_ascii_lowercase();
@@ -386,6 +359,15 @@ mod tests {
         assert_eq!(Variant::from_name("losing"), Some(Variant::Antidraughts));
         assert_eq!(Variant::from_name("american"), Some(Variant::English));
         assert_eq!(Variant::from_name("frisian"), None);
+    }
+
+    #[test]
+    fn hub_names_are_scans_where_scan_has_the_variant() {
+        assert_eq!(Variant::International.hub_name(), "normal");
+        assert_eq!(Variant::Breakthrough.hub_name(), "bt");
+        assert_eq!(Variant::Antidraughts.hub_name(), "losing");
+        assert_eq!(Variant::Killer.hub_name(), "killer");
+        assert_eq!(Variant::Canadian.hub_name(), Canadian::NAME);
     }
 
     #[test]

@@ -5,8 +5,9 @@
 //! each player's right, so a1 is not a playing square; squares are numbered from White's
 //! bottom-right corner (PDN GameTypes 24 and 28, `N1,1`; White on 1-12).
 
-use super::{CapturePrecedence, Corner, DrawRules, Notation, Rules};
-use crate::core::{Board8, Color};
+use super::international::INTERNATIONAL_RULES;
+use super::{CapturePrecedence, Corner, DrawRules, Notation, ResultForm, RuleSet, Rules};
+use crate::core::Board8;
 
 /// Portuguese rules 3.2.a-c: 3.2.c threefold repetition; 3.2.a 20 moves by each player without a
 /// capture or a promotion (stored in the king-move slot, which also counts man moves as
@@ -19,47 +20,44 @@ const PORTUGUESE_DRAW_RULES: DrawRules = DrawRules {
     two_against_king: None,
 };
 
-macro_rules! iberian {
-    ($(#[$doc:meta])* $name:ident, $label:literal, $game_type:literal) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-        pub struct $name;
+/// Portuguese draughts (damas clássicas), PDN GameType 28.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Portuguese;
 
-        impl Rules for $name {
-            type Geometry = Board8;
-            const NAME: &'static str = $label;
-            const PDN_GAME_TYPE: Option<&'static str> = Some($game_type);
-            /// White moves first.
-            const FIRST_MOVER: Color = Color::White;
-            /// White on 1-12, Black on 21-32.
-            const START_FEN: &'static str = "W:W1-12:B21-32";
-            const MAX_PIECES_PER_SIDE: u32 = 12;
-            /// Men capture forwards only.
-            const MEN_CAPTURE_BACKWARDS: bool = false;
-            /// Kings move and capture over any distance.
-            const FLYING_KINGS: bool = true;
-            /// The most pieces; among those, the most kings.
-            const CAPTURE_PRECEDENCE: CapturePrecedence = CapturePrecedence::MostPiecesThenKings;
-            /// A man reaching the last row ends its capture there.
-            const CROWN_DURING_CAPTURE: bool = false;
-            const DRAW_RULES: DrawRules = PORTUGUESE_DRAW_RULES;
-            /// Numbers 1-32 from White's bottom-right corner (h1), right to left, row by row.
-            const NOTATION: Notation = Notation::Numeric(Corner::BottomRight);
-            const MIRRORED_BOARD: bool = true;
-        }
-    };
+/// The Portuguese rules of play.
+const PORTUGUESE_RULES: RuleSet = RuleSet {
+    name: "portuguese",
+    pdn_game_type: Some("28"),
+    // White on 1-12, Black on 21-32.
+    start_fen: "W:W1-12:B21-32",
+    max_pieces_per_side: 12,
+    // Men capture forwards only.
+    men_capture_backwards: false,
+    // The most pieces; among those, the most kings.
+    capture_precedence: CapturePrecedence::MostPiecesThenKings,
+    draw_rules: PORTUGUESE_DRAW_RULES,
+    // Numbers 1-32 from White's bottom-right corner (h1), right to left, row by row.
+    notation: Notation::Numeric(Corner::BottomRight),
+    mirrored_board: true,
+    result_form: ResultForm::Default,
+    ..INTERNATIONAL_RULES
+};
+
+impl Rules for Portuguese {
+    type Geometry = Board8;
+    const RULES: RuleSet = PORTUGUESE_RULES;
 }
 
-iberian!(
-    /// Portuguese draughts (damas clássicas), PDN GameType 28.
-    Portuguese,
-    "portuguese",
-    "28"
-);
-iberian!(
-    /// Spanish draughts, PDN GameType 24. No Spanish federation text with draw articles was
-    /// found; the Portuguese draw rules of the same game are used.
-    Spanish,
-    "spanish",
-    "24"
-);
+/// Spanish draughts, PDN GameType 24. No Spanish federation text with draw articles was
+/// found; the Portuguese draw rules of the same game are used.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Spanish;
+
+impl Rules for Spanish {
+    type Geometry = Board8;
+    const RULES: RuleSet = RuleSet {
+        name: "spanish",
+        pdn_game_type: Some("24"),
+        ..PORTUGUESE_RULES
+    };
+}

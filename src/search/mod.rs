@@ -9,6 +9,7 @@
 //! and they share the lockless transposition table; the main thread decides when to stop and its
 //! best move is played.
 
+pub mod bench;
 mod egdb;
 pub mod params;
 mod pvs;

@@ -5,7 +5,7 @@
 //! exactly (compulsory and majority captures, flying or short kings).
 //!
 //! The tables hold, for each side, the number of plies the draw counts must still allow for that
-//! side to win ([`Outcome`]): the plies to the capture or blockade of the last piece, or to a
+//! side to win ([`Distances`]): the plies to the capture or blockade of the last piece, or to a
 //! capture that changes the lone-king ending (three kings against one becoming two against one,
 //! art. 6.3 to 6.4) and so starts a fresh count in a position that is won within it. Within one
 //! article nothing restarts the count (two kings against one becoming king against king stays
@@ -41,16 +41,16 @@ const UNKNOWN: u8 = u8::MAX - 1;
 /// (see the module documentation). In international draughts every such fresh count is long
 /// enough, so `None` means a draw by theory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Outcome {
+pub struct Distances {
     /// Plies White needs.
     pub white: Option<u32>,
     /// Plies Black needs.
     pub black: Option<u32>,
 }
 
-impl Outcome {
+impl Distances {
     fn swapped(self) -> Self {
-        Outcome {
+        Distances {
             white: self.black,
             black: self.white,
         }
@@ -104,7 +104,7 @@ impl<R: Rules> KingTables<R> {
 
     /// The outcome of a position with kings only, one side having a single king and the other at
     /// most [`Self::max_kings`]; `None` for any other material.
-    pub fn probe(&self, position: &Position<R>) -> Option<Outcome> {
+    pub fn probe(&self, position: &Position<R>) -> Option<Distances> {
         if (position.men(Color::White) | position.men(Color::Black)).any() {
             return None;
         }
@@ -112,12 +112,12 @@ impl<R: Rules> KingTables<R> {
         let black = position.kings(Color::Black).count() as usize;
         if black == 1 && (1..=self.max_kings).contains(&white) {
             let index = index_of(position);
-            Some(Outcome {
+            Some(Distances {
                 white: distance(self.white_wins[white - 1][index]),
                 black: distance(self.black_wins[white - 1][index]),
             })
         } else if white == 1 && (2..=self.max_kings).contains(&black) {
-            self.probe(&position.mirror()).map(Outcome::swapped)
+            self.probe(&position.mirror()).map(Distances::swapped)
         } else {
             None
         }
@@ -126,7 +126,7 @@ impl<R: Rules> KingTables<R> {
     /// The verdict on a position: exact for the king-only endings the tables hold (a capture may
     /// be pending), and [`lone_king_verdict`] for the others.
     ///
-    /// A win when the counters leave the winner the plies [`Outcome`] asks for; a draw when no side
+    /// A win when the counters leave the winner the plies [`Distances`] asks for; a draw when no side
     /// can win, or when the count that binds runs out first. (The one inexact case, answered with
     /// `None`: two kings against one where art. 6.2's count, not art. 6.4's, would run out first,
     /// which only a set-up position can give: there a capture restarts art. 6.2 but not 6.4.)
