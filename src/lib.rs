@@ -18,6 +18,7 @@
 pub mod book;
 pub mod cli;
 pub mod core;
+pub mod diagram;
 pub mod dxp;
 pub mod egdb;
 pub mod eval;

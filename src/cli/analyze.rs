@@ -2,7 +2,7 @@
 
 use crate::game::Game;
 use crate::moves::Move;
-use crate::notation::{fen, text};
+use crate::notation::text;
 use crate::position::Position;
 use crate::rules::{BitsOf, Rules, Variant};
 use crate::score;
@@ -19,7 +19,8 @@ const MAX_SECONDS: f64 = 1e6;
 /// Arguments of `rafle analyze`.
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
-    /// Position as a PDN FEN (default: the start position).
+    /// Position as a PDN FEN, or a `[FEN "..."]` tag as pasted from a PDN file (default: the
+    /// start position).
     #[arg(short, long)]
     pub fen: Option<String>,
     /// Moves played from that position, e.g. "32-28 19-23 28x19".
@@ -73,13 +74,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
     let eval = crate::eval::Eval::select(&args.eval, args.eval_file.as_deref())
         .map_err(|e| e.to_string())?;
     let start = match &args.fen {
-        Some(text) => fen::parse::<R>(text).map_err(|e| {
-            format!(
-                "bad FEN '{}': {}",
-                crate::lines::excerpt(text),
-                crate::lines::excerpt(&e.to_string())
-            )
-        })?,
+        Some(text) => super::parse_fen_arg::<R>(text)?,
         None => Position::<R>::start(),
     };
     let moves: Vec<&str> = args

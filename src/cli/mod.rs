@@ -3,9 +3,11 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod board;
 pub mod book;
 pub mod dxp;
 pub mod egdb;
+mod fen_arg;
 pub mod matches;
 mod moves;
 pub mod openings;
@@ -13,6 +15,8 @@ mod perft;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
+
+pub(crate) use fen_arg::parse_fen_arg;
 
 /// Exit status for bad input (a bad FEN, move or option value), as clap uses for bad arguments.
 pub const EXIT_BAD_INPUT: u8 = 2;
@@ -33,6 +37,8 @@ pub enum Command {
     Analyze(analyze::AnalyzeArgs),
     /// Search fixed positions to a fixed depth; the node count is the search's signature.
     Bench(bench::BenchArgs),
+    /// Draw a board diagram (SVG) of a position, with square numbers and a move arrow.
+    Board(board::BoardArgs),
     /// Build an opening book, probe it, describe it.
     Book(book::BookArgs),
     /// Play over DXP (DamExchange, TCP) as follower (--listen) or initiator (--connect).
@@ -72,6 +78,7 @@ pub fn run() -> ExitCode {
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Board(args) => board::run(&args),
         Command::Book(args) => book::run(&args),
         Command::Dxp(args) => dxp::run(&args),
         Command::Egdb(args) => egdb::run(&args),
