@@ -15,6 +15,7 @@
 
 #![deny(missing_docs)]
 
+pub mod annotate;
 pub mod book;
 pub mod cli;
 pub mod core;
@@ -34,5 +35,6 @@ pub mod perft;
 pub mod position;
 pub mod rules;
 pub mod score;
+pub mod score_text;
 pub mod search;
 pub mod tt;

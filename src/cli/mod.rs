@@ -2,6 +2,7 @@
 //! thin shell over the library.
 
 pub mod analyze;
+pub mod annotate;
 pub mod bench;
 pub mod board;
 pub mod book;
@@ -35,6 +36,8 @@ pub struct Cli {
 pub enum Command {
     /// Search a position (default: the start position, 3 seconds) and print the best line.
     Analyze(analyze::AnalyzeArgs),
+    /// Review the games of a PDN file: scores, better lines and marks, as PDN and an HTML page.
+    Annotate(annotate::AnnotateArgs),
     /// Search fixed positions to a fixed depth; the node count is the search's signature.
     Bench(bench::BenchArgs),
     /// Draw a board diagram (SVG) of a position, with square numbers and a move arrow.
@@ -77,6 +80,7 @@ pub fn run() -> ExitCode {
     }
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
+        Command::Annotate(args) => annotate::run(&args),
         Command::Bench(args) => bench::run(&args),
         Command::Board(args) => board::run(&args),
         Command::Book(args) => book::run(&args),

@@ -69,30 +69,35 @@ impl Screenshot {
     }
 }
 
-fn run_chromium(chromium: &Path, profile: &Path, args: &[String]) -> std::process::Output {
+/// Runs Chromium to completion and returns its standard output. Its output goes to files, not
+/// pipes: a DOM dump larger than a pipe's buffer would block it while we wait.
+fn run_chromium(chromium: &Path, profile: &Path, args: &[String]) -> String {
     std::fs::create_dir_all(profile).expect("profile directory");
+    let stdout_path = profile.join("stdout.txt");
+    let stderr_path = profile.join("stderr.txt");
     let mut child = Command::new(chromium)
         .args(FLAGS)
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
+        .stdout(std::fs::File::create(&stdout_path).expect("stdout file"))
+        .stderr(std::fs::File::create(&stderr_path).expect("stderr file"))
         .spawn()
         .expect("chromium starts");
     let started = Instant::now();
-    loop {
-        if child.try_wait().expect("wait").is_some() {
-            break;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
         }
         if started.elapsed() > RENDER_TIMEOUT {
             let _ = child.kill();
+            let _ = child.wait();
             panic!("chromium did not finish within {RENDER_TIMEOUT:?}");
         }
         std::thread::sleep(Duration::from_millis(50));
-    }
-    let output = child.wait_with_output().expect("chromium output");
-    assert!(output.status.success(), "chromium failed: {output:?}");
-    output
+    };
+    let stderr = std::fs::read_to_string(&stderr_path).unwrap_or_default();
+    assert!(status.success(), "chromium failed ({status}): {stderr}");
+    std::fs::read_to_string(&stdout_path).expect("chromium output")
 }
 
 /// Renders `page` (a local file) at `width` x `height` and decodes the screenshot, which is also
@@ -131,13 +136,12 @@ pub fn screenshot(chromium: &Path, page: &Path, png: &Path, width: u32, height: 
 
 /// The DOM of `page` as Chromium parsed it, serialised.
 pub fn dom(chromium: &Path, page: &Path, scratch: &Path) -> String {
-    let output = run_chromium(
+    run_chromium(
         chromium,
         &scratch.join("dom-profile"),
         &[
             "--dump-dom".to_string(),
             format!("file://{}", page.display()),
         ],
-    );
-    String::from_utf8_lossy(&output.stdout).into_owned()
+    )
 }
