@@ -16,8 +16,16 @@ const DEFAULT_SECONDS: f64 = 3.0;
 /// Longest search time accepted, in seconds (about 11 days).
 const MAX_SECONDS: f64 = 1e6;
 
+/// What the columns of the output mean.
+const AFTER_HELP: &str = "Output: one line per iteration. depth: the iteration's nominal depth \
+in plies; mean: the average ply at which that iteration's lines ended (quiescence and reductions \
+make it differ from depth); score: for the side to move, in men (+1.00 = one man ahead), or \
+'win in N moves (M plies)' / 'loss in ...' when the end of the game is in sight (N counts the \
+moves of the side to move); nodes, time, speed, and pv: the line the engine expects.";
+
 /// Arguments of `rafle analyze`.
 #[derive(Debug, Args)]
+#[command(after_help = AFTER_HELP)]
 pub struct AnalyzeArgs {
     /// Position as a PDN FEN, or a `[FEN "..."]` tag as pasted from a PDN file (default: the
     /// start position).
@@ -171,7 +179,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
             "depth {:2}  mean {:5.1}  score {:>6}  nodes {:>11}  time {:7.3} s  {:6.2} Mnps  pv {}",
             info.depth,
             info.mean_depth,
-            score::to_men(info.score),
+            crate::score_text::for_side_to_move(info.score),
             info.nodes,
             seconds,
             mnps,
@@ -182,7 +190,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         Some(best) => println!(
             "best move {}  score {}  depth {}  line {}",
             text::pdn(&position, &best),
-            score::to_men(outcome.score),
+            crate::score_text::for_side_to_move(outcome.score),
             outcome.depth,
             line_text(&position, &outcome.pv)
         ),

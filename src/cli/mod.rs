@@ -9,6 +9,7 @@ pub mod book;
 pub mod dxp;
 pub mod egdb;
 mod fen_arg;
+mod hub_help;
 pub mod matches;
 mod moves;
 pub mod openings;
@@ -49,6 +50,7 @@ pub enum Command {
     /// Endgame databases: build, statistics, verify, probe.
     Egdb(egdb::EgdbArgs),
     /// Speak the Hub protocol on stdin/stdout (for GUIs and lidraughts bots).
+    #[command(after_help = hub_help::text())]
     Hub,
     /// Play engine-against-engine matches and round robins (Hub and DXP engines), with statistics.
     Match(Box<matches::MatchArgs>),
