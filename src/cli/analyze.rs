@@ -68,7 +68,14 @@ pub struct AnalyzeArgs {
     /// Most pieces of the endgame tables to load.
     #[arg(long, default_value_t = 7)]
     pub egdb_pieces: u32,
+    /// Show this many best lines, each searched with the limit given (the first is the
+    /// single-line search; each next one leaves out the first moves of the ones before).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_MULTIPV))]
+    pub multipv: u32,
 }
+
+/// Most lines `--multipv` shows.
+const MAX_MULTIPV: i64 = 64;
 
 /// Runs `rafle analyze`.
 ///
@@ -166,8 +173,27 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         }
         engine.set_egdb(Some(egdb));
     }
-    let control = SearchControl::new();
     let position = root.position;
+    if args.multipv > 1 {
+        let lines = super::multipv::best_lines(
+            &engine,
+            &root,
+            &limits,
+            args.multipv as usize,
+            |line, info: &Info<R>| {
+                println!(
+                    "line {line}  depth {:2}  score {:>6}  nodes {:>11}  pv {}",
+                    info.depth,
+                    crate::score_text::for_side_to_move(info.score),
+                    info.nodes,
+                    line_text(&position, &info.pv)
+                );
+            },
+        );
+        super::multipv::print(&position, &lines);
+        return Ok(());
+    }
+    let control = SearchControl::new();
     let outcome = engine.search(&root, &limits, Mode::Analyze, &control, |info: &Info<R>| {
         let seconds = info.elapsed.as_secs_f64();
         let mnps = if seconds > 0.0 {

@@ -12,6 +12,7 @@ mod fen_arg;
 mod hub_help;
 pub mod matches;
 mod moves;
+pub mod multipv;
 pub mod openings;
 mod perft;
 
