@@ -15,9 +15,11 @@
 
 #![deny(missing_docs)]
 
+pub mod annotate;
 pub mod book;
 pub mod cli;
 pub mod core;
+pub mod diagram;
 pub mod dxp;
 pub mod egdb;
 pub mod eval;
@@ -34,5 +36,6 @@ pub mod player;
 pub mod position;
 pub mod rules;
 pub mod score;
+pub mod score_text;
 pub mod search;
 pub mod tt;

@@ -422,6 +422,23 @@ fn pdn_is_written_game_by_game_and_a_match_resumes_from_it() {
     assert!(first.success, "{}\n{}", first.stdout, first.stderr);
     let text = std::fs::read_to_string(&pdn).expect("the PDN was written");
     assert_eq!(text.matches("[Event \"rafle match\"]").count(), 2, "{text}");
+    // The game lines count plies as the PDN's PlyCount does.
+    let line_plies: Vec<&str> = first
+        .stdout
+        .lines()
+        .filter(|line| line.starts_with("Finished game"))
+        .filter_map(|line| {
+            let words: Vec<&str> = line.split(' ').collect();
+            let at = words.iter().position(|w| *w == "plies")?;
+            at.checked_sub(1).map(|before| words[before])
+        })
+        .collect();
+    let pdn_plies: Vec<&str> = text
+        .lines()
+        .filter_map(|line| line.strip_prefix("[PlyCount \""))
+        .map(|rest| rest.trim_end_matches("\"]"))
+        .collect();
+    assert_eq!(line_plies, pdn_plies, "{}\n{text}", first.stdout);
     for tag in [
         "[Round \"1\"]",
         "[White \"mock\"]",
@@ -493,14 +510,15 @@ fn an_interrupted_match_kills_its_engines() {
     }
     let dir = scratch("interrupt");
     // The mock hangs at its first move, with a child process of its own.
-    let mut child = Command::new(RAFLE)
+    let child = Command::new(RAFLE)
         .arg("match")
         .args(["--engine", &mock_in_every_game(&dir, "hang"), "name=mock"])
         .args(["--engine", RAFLE_HUB, "name=rafle"])
         .args(["--openings", &start_opening(&dir).display().to_string()])
         .args(["--log-dir", &logs(&dir)])
         .args(["--tc", "600", "--no-progress"])
-        .stdout(std::process::Stdio::null())
+        .args(["--pdn", &dir.join("games.pdn").display().to_string()])
+        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
         .expect("rafle runs");
@@ -522,8 +540,27 @@ fn an_interrupted_match_kills_its_engines() {
         .status()
         .expect("kill runs");
     assert!(sent.success());
-    let status = child.wait().expect("rafle ends");
-    assert!(!status.success(), "an interrupted match does not succeed");
+    let output = child.wait_with_output().expect("rafle ends");
+    assert!(
+        !output.status.success(),
+        "an interrupted match does not succeed"
+    );
+    // The partial result and how to go on.
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("Interrupted: 0 of 2 games played"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Score of mock vs rafle"), "{stdout}");
+    assert!(
+        stdout.contains("run the same command with --resume"),
+        "{stdout}"
+    );
+    let pdn = std::fs::read_to_string(dir.join("games.pdn")).unwrap_or_default();
+    assert!(
+        pdn.is_empty(),
+        "the game in progress is not recorded: {pdn}"
+    );
     // SIGKILL is delivered asynchronously: give the processes a moment to die.
     let killed = std::time::Instant::now();
     for pid in pids.lines() {

@@ -2,7 +2,7 @@
 
 use crate::game::Game;
 use crate::moves::Move;
-use crate::notation::{fen, text};
+use crate::notation::text;
 use crate::player::options::{
     self, DEFAULT_EGDB_PIECES, DEFAULT_HASH_MB, DEFAULT_THREADS, MAX_EGDB_PIECES, MAX_THREADS,
 };
@@ -19,10 +19,19 @@ const DEFAULT_SECONDS: f64 = 3.0;
 /// Longest search time accepted, in seconds (about 11 days).
 const MAX_SECONDS: f64 = 1e6;
 
+/// What the columns of the output mean.
+const AFTER_HELP: &str = "Output: one line per iteration. depth: the iteration's nominal depth \
+in plies; mean: the average ply at which that iteration's lines ended (quiescence and reductions \
+make it differ from depth); score: for the side to move, in men (+1.00 = one man ahead), or \
+'win in N moves (M plies)' / 'loss in ...' when the end of the game is in sight (N counts the \
+moves of the side to move); nodes, time, speed, and pv: the line the engine expects.";
+
 /// Arguments of `rafle analyze`.
 #[derive(Debug, Args)]
+#[command(after_help = AFTER_HELP)]
 pub struct AnalyzeArgs {
-    /// Position as a PDN FEN (default: the start position).
+    /// Position as a PDN FEN, or a `[FEN "..."]` tag as pasted from a PDN file (default: the
+    /// start position).
     #[arg(short, long)]
     pub fen: Option<String>,
     /// Moves played from that position, e.g. "32-28 19-23 28x19".
@@ -62,7 +71,14 @@ pub struct AnalyzeArgs {
     /// Most pieces of the endgame tables to load.
     #[arg(long, default_value_t = DEFAULT_EGDB_PIECES, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_EGDB_PIECES)))]
     pub egdb_pieces: u32,
+    /// Show this many best lines, each searched with the limit given (the first is the
+    /// single-line search; each next one leaves out the first moves of the ones before).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_MULTIPV))]
+    pub multipv: u32,
 }
+
+/// Most lines `--multipv` shows.
+const MAX_MULTIPV: i64 = 64;
 
 /// Runs `rafle analyze`.
 ///
@@ -76,13 +92,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
     let eval = crate::eval::Eval::select(&args.eval, args.eval_file.as_deref())
         .map_err(|e| e.to_string())?;
     let start = match &args.fen {
-        Some(text) => fen::parse::<R>(text).map_err(|e| {
-            format!(
-                "bad FEN '{}': {}",
-                crate::lines::excerpt(text),
-                crate::lines::excerpt(&e.to_string())
-            )
-        })?,
+        Some(text) => super::parse_fen_arg::<R>(text)?,
         None => Position::<R>::start(),
     };
     let moves: Vec<&str> = args
@@ -162,8 +172,27 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         }
         engine.set_egdb(Some(egdb));
     }
-    let control = SearchControl::new();
     let position = root.position;
+    if args.multipv > 1 {
+        let lines = super::multipv::best_lines(
+            &engine,
+            &root,
+            &limits,
+            args.multipv as usize,
+            |line, info: &Info<R>| {
+                println!(
+                    "line {line}  depth {:2}  score {:>6}  nodes {:>11}  pv {}",
+                    info.depth,
+                    crate::score_text::for_side_to_move(info.score),
+                    info.nodes,
+                    line_text(&position, &info.pv)
+                );
+            },
+        );
+        super::multipv::print(&position, &lines);
+        return Ok(());
+    }
+    let control = SearchControl::new();
     let outcome = engine.search(&root, &limits, Mode::Analyze, &control, |info: &Info<R>| {
         let seconds = info.elapsed.as_secs_f64();
         let mnps = if seconds > 0.0 {
@@ -175,7 +204,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
             "depth {:2}  mean {:5.1}  score {:>6}  nodes {:>11}  time {:7.3} s  {:6.2} Mnps  pv {}",
             info.depth,
             info.mean_depth,
-            score::to_men(info.score),
+            crate::score_text::for_side_to_move(info.score),
             info.nodes,
             seconds,
             mnps,
@@ -186,7 +215,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         Some(best) => println!(
             "best move {}  score {}  depth {}  line {}",
             text::pdn(&position, &best),
-            score::to_men(outcome.score),
+            crate::score_text::for_side_to_move(outcome.score),
             outcome.depth,
             line_text(&position, &outcome.pv)
         ),

@@ -2,12 +2,17 @@
 //! thin shell over the library.
 
 pub mod analyze;
+pub mod annotate;
 pub mod bench;
+pub mod board;
 pub mod book;
 pub mod dxp;
 pub mod egdb;
+mod fen_arg;
+mod hub_help;
 pub mod matches;
 mod moves;
+pub mod multipv;
 pub mod openings;
 mod perft;
 
@@ -18,6 +23,8 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+
+pub(crate) use fen_arg::parse_fen_arg;
 
 /// Exit status for bad input (a bad FEN, move or option value), as clap uses for bad arguments.
 pub const EXIT_BAD_INPUT: u8 = 2;
@@ -36,8 +43,12 @@ pub struct Cli {
 pub enum Command {
     /// Search a position (default: the start position, 3 seconds) and print the best line.
     Analyze(analyze::AnalyzeArgs),
+    /// Review the games of a PDN file: scores, better lines and marks, as PDN and an HTML page.
+    Annotate(annotate::AnnotateArgs),
     /// Search fixed positions to a fixed depth; the node count is the search's signature.
     Bench(bench::BenchArgs),
+    /// Draw a board diagram (SVG) of a position, with square numbers and a move arrow.
+    Board(board::BoardArgs),
     /// Build an opening book, probe it, describe it.
     Book(book::BookArgs),
     /// Play over DXP (DamExchange, TCP) as follower (--listen) or initiator (--connect).
@@ -45,6 +56,7 @@ pub enum Command {
     /// Endgame databases: build, statistics, verify, probe.
     Egdb(egdb::EgdbArgs),
     /// Speak the Hub protocol on stdin/stdout (for GUIs and lidraughts bots).
+    #[command(after_help = hub_help::text())]
     Hub,
     /// Play engine-against-engine matches and round robins (Hub and DXP engines), with statistics.
     Match(Box<matches::MatchArgs>),
@@ -76,7 +88,9 @@ pub fn run() -> ExitCode {
     }
     let result = match cli.command {
         Command::Analyze(args) => analyze::run(&args),
+        Command::Annotate(args) => annotate::run(&args),
         Command::Bench(args) => bench::run(&args),
+        Command::Board(args) => board::run(&args),
         Command::Book(args) => book::run(&args),
         Command::Dxp(args) => dxp::run(&args),
         Command::Egdb(args) => egdb::run(&args),

@@ -284,7 +284,6 @@ impl Hub {
     }
 
     fn announce(&self) {
-        let p = &self.params;
         self.out.line(&protocol::format(
             "id",
             &[
@@ -293,59 +292,7 @@ impl Hub {
                 ("author", "The Rafle developers".to_string()),
             ],
         ));
-        let names: Vec<&str> = Variant::ALL.iter().map(|v| v.hub_name()).collect();
-        let params: [Vec<(&str, String)>; 12] = [
-            vec![
-                ("name", "variant".into()),
-                ("value", p.variant.hub_name().into()),
-                ("type", "enum".into()),
-                ("values", names.join(" ")),
-            ],
-            vec![
-                ("name", "book".into()),
-                ("value", p.book.to_string()),
-                ("type", "bool".into()),
-            ],
-            int_param("book-ply", p.book_ply.into(), 0..=MAX_BOOK_PLY.into()),
-            int_param(
-                "book-margin",
-                p.book_margin.into(),
-                0..=MAX_BOOK_MARGIN.into(),
-            ),
-            vec![
-                ("name", "book-file".into()),
-                ("value", p.book_file.clone()),
-                ("type", "string".into()),
-            ],
-            vec![
-                ("name", "ponder".into()),
-                ("value", p.ponder.to_string()),
-                ("type", "bool".into()),
-            ],
-            int_param("threads", p.threads as i64, 1..=MAX_THREADS as i64),
-            int_param("hash", p.hash_mb as i64, 1..=max_hash_mb()),
-            vec![
-                ("name", "eval".into()),
-                ("value", p.eval_name.clone()),
-                ("type", "enum".into()),
-                ("values", EVAL_NAMES.join(" ")),
-            ],
-            vec![
-                ("name", "eval-file".into()),
-                ("value", p.eval_file.clone()),
-                ("type", "string".into()),
-            ],
-            vec![
-                ("name", "egdb-path".into()),
-                ("value", p.egdb_path.clone()),
-                ("type", "string".into()),
-            ],
-            int_param(
-                "egdb-pieces",
-                p.egdb_pieces.into(),
-                0..=MAX_EGDB_PIECES.into(),
-            ),
-        ];
+        let params = announced_params(&self.params);
         for param in &params {
             self.out.line(&protocol::format("param", param));
         }
@@ -498,6 +445,64 @@ fn has_limit(limits: &Limits) -> bool {
         || limits.move_time.is_some()
         || limits.clock.is_some()
         || limits.infinite
+}
+
+/// The parameters as the `param` lines announce them: name, type, current value and range.
+/// `rafle hub --help` lists them too (with the defaults), from this one place.
+pub(crate) fn announced_params(p: &Params) -> [Vec<(&'static str, String)>; 12] {
+    let names: Vec<&str> = Variant::ALL.iter().map(|v| v.hub_name()).collect();
+    [
+        vec![
+            ("name", "variant".into()),
+            ("value", p.variant.hub_name().into()),
+            ("type", "enum".into()),
+            ("values", names.join(" ")),
+        ],
+        vec![
+            ("name", "book".into()),
+            ("value", p.book.to_string()),
+            ("type", "bool".into()),
+        ],
+        int_param("book-ply", p.book_ply.into(), 0..=MAX_BOOK_PLY.into()),
+        int_param(
+            "book-margin",
+            p.book_margin.into(),
+            0..=MAX_BOOK_MARGIN.into(),
+        ),
+        vec![
+            ("name", "book-file".into()),
+            ("value", p.book_file.clone()),
+            ("type", "string".into()),
+        ],
+        vec![
+            ("name", "ponder".into()),
+            ("value", p.ponder.to_string()),
+            ("type", "bool".into()),
+        ],
+        int_param("threads", p.threads as i64, 1..=MAX_THREADS as i64),
+        int_param("hash", p.hash_mb as i64, 1..=max_hash_mb()),
+        vec![
+            ("name", "eval".into()),
+            ("value", p.eval_name.clone()),
+            ("type", "enum".into()),
+            ("values", EVAL_NAMES.join(" ")),
+        ],
+        vec![
+            ("name", "eval-file".into()),
+            ("value", p.eval_file.clone()),
+            ("type", "string".into()),
+        ],
+        vec![
+            ("name", "egdb-path".into()),
+            ("value", p.egdb_path.clone()),
+            ("type", "string".into()),
+        ],
+        int_param(
+            "egdb-pieces",
+            p.egdb_pieces.into(),
+            0..=MAX_EGDB_PIECES.into(),
+        ),
+    ]
 }
 
 /// The largest `hash` accepted, in MiB: what this machine can hold.

@@ -517,7 +517,7 @@ fn kill_process(child: &mut Child) {
 #[cfg(unix)]
 mod interrupt {
     use std::sync::Once;
-    use std::sync::atomic::{AtomicI32, Ordering};
+    use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
     /// Most engine processes tracked at once; more (a huge `--concurrency`) are not killed on an
     /// interrupt but still see their input close.
@@ -550,7 +550,11 @@ mod interrupt {
         }
     }
 
+    /// Set by the first Ctrl-C: the match stops, reports what it has and says how to resume.
+    pub(super) static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
     extern "C" fn on_signal(signal: libc::c_int) {
+        let first_interrupt = signal == libc::SIGINT && !INTERRUPTED.swap(true, Ordering::SeqCst);
         for slot in &GROUPS {
             let pid = slot.load(Ordering::SeqCst);
             if pid > 0 {
@@ -560,6 +564,12 @@ mod interrupt {
                     libc::kill(-pid, libc::SIGKILL);
                 }
             }
+        }
+        if first_interrupt {
+            // The engines are gone, so every game in progress ends now; the match loop sees the
+            // flag, drops those games and prints the partial result. A second Ctrl-C, SIGTERM
+            // and SIGHUP end the process at once.
+            return;
         }
         // SAFETY: `signal` and `raise` are async-signal-safe; restoring the default action and
         // raising the signal again ends the process as the signal asked.
@@ -583,8 +593,22 @@ mod interrupt {
     }
 }
 
+/// Whether the match was interrupted by Ctrl-C (SIGINT): its engines are killed, and the match
+/// is to stop, drop the games in progress and report.
+pub fn interrupted() -> bool {
+    #[cfg(unix)]
+    {
+        interrupt::INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
+    }
+    #[cfg(not(unix))]
+    {
+        false
+    }
+}
+
 /// Makes an interrupt (Ctrl-C, SIGTERM, SIGHUP) kill the engines' process groups before the
-/// program ends (on Unix; elsewhere engines see their input close).
+/// program ends (on Unix; elsewhere engines see their input close). After the first Ctrl-C the
+/// program goes on to report ([`interrupted`]); SIGTERM, SIGHUP and a second Ctrl-C end it.
 pub fn kill_engines_on_interrupt() {
     #[cfg(unix)]
     interrupt::install();

@@ -319,7 +319,7 @@ struct WorkerContext<'a, R: Rules> {
 /// A worker: plays the next scheduled game with its own engines until no game is left or the
 /// match is stopped, then ends its engines.
 fn work<R: Rules>(shared: &WorkerContext<'_, R>, mut players: Players, sender: &Sender<Finished>) {
-    while !shared.stop.load(Ordering::Relaxed) {
+    while !shared.stop.load(Ordering::Relaxed) && !hub_engine::interrupted() {
         let index = shared.next.fetch_add(1, Ordering::Relaxed);
         let Some(&pairing) = shared.pending.get(index) else {
             break;
@@ -346,7 +346,8 @@ fn work<R: Rules>(shared: &WorkerContext<'_, R>, mut players: Players, sender: &
         };
         let finished = Finished {
             pairing,
-            plies: game.record.ply_count() - opening.moves.len(),
+            // As the PDN's PlyCount: the opening's moves count too.
+            plies: game.record.ply_count(),
             label: opening.label(),
             end: game.end,
             pdn,
@@ -402,6 +403,48 @@ fn game_line<R: Rules>(
         done.end,
         done.plies,
     )
+}
+
+/// How long the games in progress may take to end after Ctrl-C (their Hub engines are killed at
+/// once; a remote DXP engine is not) before the program ends without its summary.
+const INTERRUPT_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
+/// How often the interrupt watcher looks.
+const INTERRUPT_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+/// Exit status of a program ended by SIGINT (128 + 2), as shells report it.
+const EXIT_INTERRUPTED: i32 = 130;
+
+/// Stops the workers when Ctrl-C comes, and ends the program if the games in progress do not
+/// end within [`INTERRUPT_GRACE`].
+fn stop_on_interrupt<R: Rules>(shared: &WorkerContext<'_, R>, received_all: &AtomicBool) {
+    while !received_all.load(Ordering::Relaxed) {
+        if hub_engine::interrupted() {
+            shared.stop.store(true, Ordering::Relaxed);
+            let since = std::time::Instant::now();
+            while !received_all.load(Ordering::Relaxed) {
+                if since.elapsed() > INTERRUPT_GRACE {
+                    println!("Interrupted; the games in progress did not end.");
+                    println!("{}", resume_hint(shared.config));
+                    std::process::exit(EXIT_INTERRUPTED);
+                }
+                std::thread::sleep(INTERRUPT_POLL);
+            }
+            return;
+        }
+        std::thread::sleep(INTERRUPT_POLL);
+    }
+}
+
+/// What to do after an interrupt.
+fn resume_hint(config: &MatchConfig) -> String {
+    match &config.pdn {
+        Some(path) => format!(
+            "The finished games are in {}: run the same command with --resume to play the rest.",
+            path.display()
+        ),
+        None => "No --pdn file was given, so this match cannot be resumed; with --pdn FILE, \
+                 --resume plays only the missing games."
+            .to_string(),
+    }
 }
 
 /// Plays a match or round robin and prints its games and summary on stdout.
@@ -487,6 +530,7 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
     let mut failure: Option<String> = None;
     let mut decided = false;
     let mut failures_in_row = vec![0; names.len()];
+    let received_all = AtomicBool::new(false);
     std::thread::scope(|scope| {
         for worker in 0..config.concurrency.max(1) {
             let players: Players = match first_engines.take() {
@@ -505,7 +549,15 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
             }
         }
         drop(sender);
+        let received_all = &received_all;
+        let watched = &shared;
+        scope.spawn(move || stop_on_interrupt(watched, received_all));
         for done in receiver {
+            if hub_engine::interrupted() {
+                // Killed with its engines: the game is dropped and played again on --resume.
+                shared.stop.store(true, Ordering::Relaxed);
+                continue;
+            }
             results.add(FinishedGame {
                 pairing: done.pairing,
                 winner: done.end.winner,
@@ -546,8 +598,19 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
                 bar.suspend(|| println!("SPRT decided: no more games are started"));
             }
         }
+        received_all.store(true, Ordering::Relaxed);
     });
     bar.finish_and_clear();
+    if hub_engine::interrupted() {
+        let played = results.games();
+        println!(
+            "Interrupted: {played} of {} games played (the games in progress are dropped)",
+            schedule.len()
+        );
+        print!("{}", results.summary(config.sprt.as_ref()));
+        println!("{}", resume_hint(config));
+        return Err("interrupted".to_string());
+    }
     print!("{}", results.summary(config.sprt.as_ref()));
     match failure {
         Some(message) => Err(message),

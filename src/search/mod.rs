@@ -345,9 +345,35 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
         control: &SearchControl,
         report: impl FnMut(&Info<R>) + Send,
     ) -> Outcome<R> {
+        self.search_excluding(root, limits, mode, control, &[], report)
+    }
+
+    /// As [`Engine::search`], with the root moves in `excluded` left out (multi-PV: each line
+    /// after the first is the best line without the earlier lines' first moves). When every
+    /// move is excluded, all are searched.
+    pub fn search_excluding(
+        &self,
+        root: &Root<R>,
+        limits: &Limits,
+        mode: Mode,
+        control: &SearchControl,
+        excluded: &[Move<BitsOf<R>>],
+        report: impl FnMut(&Info<R>) + Send,
+    ) -> Outcome<R> {
         let started = Instant::now();
         control.begin(mode, started);
-        let moves = root.position.legal_moves();
+        let mut moves = root.position.legal_moves();
+        if !excluded.is_empty() {
+            let mut kept = crate::moves::MoveList::new();
+            for mv in moves.iter() {
+                if !excluded.iter().any(|x| x.same_as(mv)) {
+                    kept.push(*mv);
+                }
+            }
+            if !kept.is_empty() {
+                moves = kept;
+            }
+        }
         if moves.is_empty() {
             return Outcome {
                 best: None,
@@ -393,6 +419,7 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
             self.ponder_enabled,
             root,
             self.egdb.as_deref(),
+            excluded,
         );
         let threads = self.threads;
         let mut histories = self.take_histories(threads).into_iter();

@@ -99,6 +99,9 @@ pub(super) struct Shared<'a, R: Rules, E: Evaluator<R>> {
     finished: AtomicBool,
     /// Endgame databases and the most pieces to probe (see `super::egdb`).
     egdb: Option<(&'a Egdb, u32)>,
+    /// Root moves left out of this search (multi-PV searches the later lines without the
+    /// earlier lines' first moves).
+    excluded: &'a [Move<BitsOf<R>>],
     rules: std::marker::PhantomData<R>,
 }
 
@@ -114,6 +117,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Shared<'a, R, E> {
         ponder_enabled: bool,
         root: &Root<R>,
         egdb: Option<&'a Egdb>,
+        excluded: &'a [Move<BitsOf<R>>],
     ) -> Self {
         let men = root.position.men(Color::White).count() + root.position.men(Color::Black).count();
         let full = 2 * R::MAX_PIECES_PER_SIDE;
@@ -140,6 +144,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Shared<'a, R, E> {
             nodes: AtomicU64::new(0),
             finished: AtomicBool::new(false),
             egdb: egdb.map(|db| (db, super::egdb::probe_limit(db, &root.position))),
+            excluded,
             rules: std::marker::PhantomData,
         }
     }
@@ -221,7 +226,11 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         self.key_count = history.len();
         self.push_key(root.position.hash(), !history.is_empty());
         let root_moves = root.position.legal_moves();
-        let mut best = root_moves[0];
+        let mut best = root_moves
+            .iter()
+            .copied()
+            .find(|mv| !shared.excluded.iter().any(|x| x.same_as(mv)))
+            .unwrap_or(root_moves[0]);
         let mut pv = vec![best];
         let mut score = 0;
         let mut completed = 0;
@@ -544,6 +553,17 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         movegen::generate(position, &mut list);
         if list.is_empty() {
             return Self::no_moves_score(ply);
+        }
+        if ply == 0 && !self.shared.excluded.is_empty() {
+            let mut kept = MoveList::new();
+            for mv in list.iter() {
+                if !self.shared.excluded.iter().any(|x| x.same_as(mv)) {
+                    kept.push(*mv);
+                }
+            }
+            if !kept.is_empty() {
+                list = kept;
+            }
         }
         let is_capture = list[0].is_capture();
         if ply > 0

@@ -1,0 +1,124 @@
+//! The annotated game as PDN: the original tags, each move with its mark (PDN move strength)
+//! and a comment that GUIs show: `[%eval ...]` from White's view after the move, as lidraughts
+//! and chess tools read it, then a short text for people.
+
+use super::{Mark, MoveReview, PositionReview};
+use crate::game::Game;
+use crate::notation::pdn::{PdnResult, Tags};
+use crate::notation::{fen, text};
+use crate::position::Position;
+use crate::rules::Rules;
+use crate::score;
+use crate::score_text;
+
+/// Longest movetext line written (as `notation::pdn` writes).
+const LINE_WIDTH: usize = 80;
+
+fn escape_tag(value: &str) -> String {
+    value.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// A comment text cannot hold `}`: PDN has no escape for it.
+fn comment_text(text: &str) -> String {
+    text.replace('}', ")").replace('{', "(")
+}
+
+/// The comment of a reviewed move.
+pub fn move_comment<R: Rules>(review: &MoveReview<R>, next: &PositionReview<R>) -> String {
+    let after_position = review.position.play(&review.played);
+    let eval = score_text::eval_tag(next.score, after_position.side());
+    let mut words = vec![format!("[%eval {eval}]")];
+    let mover = match review.position.side() {
+        crate::core::Color::White => "White",
+        crate::core::Color::Black => "Black",
+    };
+    let after = score_text::for_side_to_move(review.after);
+    match &review.better {
+        Some(line) => {
+            let line_text = crate::cli::analyze::line_text(&review.position, line);
+            let best = line_text.split(' ').next().unwrap_or_default().to_string();
+            let lost = match review.mark {
+                Some(mark) if mark != Mark::Good => {
+                    format!(", {} (lost {})", mark.word(), score::to_men(review.loss))
+                }
+                _ => String::new(),
+            };
+            words.push(format!(
+                "{mover}: {after}{lost}; better {best} ({}): {line_text}",
+                score_text::for_side_to_move(review.before),
+            ));
+        }
+        None => {
+            let only = if review.mark == Some(Mark::Good) {
+                ", the only move"
+            } else {
+                ""
+            };
+            words.push(format!("{mover}: {after}, the engine's choice{only}"));
+        }
+    }
+    comment_text(&words.join(" "))
+}
+
+/// Writes a reviewed game as PDN.
+pub fn write<R: Rules>(
+    game: &Game<R>,
+    tags: &Tags,
+    result: PdnResult,
+    moves: &[MoveReview<R>],
+    positions: &[PositionReview<R>],
+    annotator: &str,
+) -> String {
+    let token = result.token::<R>();
+    let mut out = String::new();
+    let mut tags = tags.clone();
+    tags.set("Result", token);
+    if let Some(game_type) = R::PDN_GAME_TYPE {
+        tags.set("GameType", game_type);
+    }
+    if *game.start() != Position::<R>::start() {
+        tags.set("FEN", fen::format(game.start()));
+    }
+    tags.set("Annotator", annotator);
+    for (name, value) in tags.iter() {
+        out.push_str(&format!("[{name} \"{}\"]\n", escape_tag(value)));
+    }
+    out.push('\n');
+    let mut line = String::new();
+    let emit = |out: &mut String, line: &mut String, word: &str| {
+        if !line.is_empty() && line.len() + 1 + word.len() > LINE_WIDTH {
+            out.push_str(line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    };
+    for (ply, mv) in game.moves().iter().enumerate() {
+        let position = &game.positions()[ply];
+        let (_, first_half) = crate::game::move_number::<R>(game.start().side(), ply);
+        let review = moves.get(ply);
+        // No `12...` after a comment: PDN allows leaving it out, and pydraughts' reader
+        // mistakes a repeated number for a duplicate.
+        if first_half || ply == 0 {
+            emit(&mut out, &mut line, &game.move_number_text(ply));
+        }
+        let mut word = text::pdn(position, mv);
+        if let Some(mark) = review.and_then(|r| r.mark) {
+            word.push_str(mark.symbol());
+        }
+        emit(&mut out, &mut line, &word);
+        if let (Some(review), Some(next)) = (review, positions.get(ply + 1)) {
+            let comment = format!("{{{}}}", move_comment(review, next));
+            for piece in comment.split(' ') {
+                emit(&mut out, &mut line, piece);
+            }
+        }
+    }
+    emit(&mut out, &mut line, token);
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}

@@ -1,0 +1,103 @@
+//! `rafle analyze --multipv N`: N distinct first moves, in score order, the first line equal to
+//! the single-line search; also with two threads, and with fewer legal moves than N.
+
+use std::process::Command;
+
+const DEPTH: &str = "7";
+/// Positions with several reasonable moves: the start, an opening, a middle game.
+const POSITIONS: [(&str, &str); 3] = [
+    ("W:W31-50:B1-20", ""),
+    ("W:W31-50:B1-20", "32-28 18-23 37-32 12-18"),
+    (
+        "W:W31-50:B1-20",
+        "35-30 19-24 30x19 14x23 33-29 10-14 39-33 4-10",
+    ),
+];
+
+fn analyze(args: &[&str]) -> String {
+    let output = Command::new(env!("CARGO_BIN_EXE_rafle"))
+        .arg("analyze")
+        .args(args)
+        .output()
+        .expect("rafle runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// The final lines: (score in centi-men, first move).
+fn lines(out: &str) -> Vec<(i64, String)> {
+    out.lines()
+        .filter(|line| {
+            line.starts_with("line ") && line.contains("  pv ") && !line.contains("nodes")
+        })
+        .map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let score = words[words.iter().position(|w| *w == "score").expect("score") + 1];
+            let first = words[words.iter().position(|w| *w == "pv").expect("pv") + 1];
+            let centi = (score.parse::<f64>().expect("an evaluation") * 100.0).round() as i64;
+            (centi, first.to_string())
+        })
+        .collect()
+}
+
+fn best(out: &str) -> (i64, String) {
+    let line = out
+        .lines()
+        .find(|line| line.starts_with("best move"))
+        .expect("a best move");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let score: f64 = words[4].parse().expect("an evaluation");
+    ((score * 100.0).round() as i64, words[2].to_string())
+}
+
+#[test]
+fn distinct_moves_in_score_order_and_the_first_is_the_single_line() {
+    for (fen, moves) in POSITIONS {
+        for threads in ["1", "2"] {
+            let multi = analyze(&[
+                "--fen",
+                fen,
+                "--moves",
+                moves,
+                "--depth",
+                DEPTH,
+                "--multipv",
+                "4",
+                "--threads",
+                threads,
+            ]);
+            let found = lines(&multi);
+            assert_eq!(found.len(), 4, "{multi}");
+            let mut firsts: Vec<&str> = found.iter().map(|(_, m)| m.as_str()).collect();
+            firsts.sort_unstable();
+            firsts.dedup();
+            assert_eq!(firsts.len(), 4, "distinct first moves: {multi}");
+            assert!(
+                found.windows(2).all(|w| w[0].0 >= w[1].0),
+                "score order: {multi}"
+            );
+            if threads == "1" {
+                let single = analyze(&["--fen", fen, "--moves", moves, "--depth", DEPTH]);
+                let (score, mv) = best(&single);
+                assert_eq!(found[0], (score, mv), "{multi}\n{single}");
+            }
+        }
+    }
+}
+
+#[test]
+fn fewer_legal_moves_than_lines() {
+    // Few moves: two men on the edge of White's back rows.
+    let out = analyze(&["--fen", "W:W46,47:B5", "--depth", "4", "--multipv", "5"]);
+    let found = lines(&out);
+    let legal = Command::new(env!("CARGO_BIN_EXE_rafle"))
+        .args(["moves", "--fen", "W:W46,47:B5"])
+        .output()
+        .expect("rafle runs");
+    let count = String::from_utf8_lossy(&legal.stdout).lines().count();
+    assert_eq!(found.len(), count.min(5), "{out}");
+}
