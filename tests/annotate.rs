@@ -1,4 +1,4 @@
-//! `rafle annotate`: a constructed game with a known blunder gets its marks, pydraughts reads the
+//! `rafle annotate`: a constructed game with a known blunder gets its marks (and the shot its `!`), pydraughts reads the
 //! annotated PDN back, the HTML page renders in a real browser, and `--resume` keeps the games
 //! already searched.
 
@@ -87,6 +87,9 @@ fn a_blunder_is_marked() {
     let moves = moves_with_marks(&pdn);
     assert_eq!(moves.len(), 10, "{moves:?}");
     assert_eq!(moves[4], "28-23??", "{pdn}");
+    // Taking the shot is the only move that keeps the man won: every other capture gives it back.
+    assert_eq!(moves[5], "19x37!", "{pdn}");
+    assert!(pdn.contains("the only move"), "{pdn}");
     for (ply, word) in moves.iter().enumerate() {
         if ply != 4 {
             assert!(!word.contains('?'), "ply {ply}: {word} in {pdn}");

@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! game <index> <fingerprint> <positions>
-//! <score> <depth> <pv in Hub notation, or ->      (one line per position)
+//! <score> <depth> <second best score, or -> <pv in Hub notation, or ->   (one a position)
 //! end
 //! ```
 //!
@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 /// First line of a checkpoint file.
-const HEADER: &str = "rafle-annotate 1";
+const HEADER: &str = "rafle-annotate 2";
 
 /// The checkpoint file of an output file.
 pub fn path_for(out: &Path) -> PathBuf {
@@ -59,7 +59,13 @@ pub fn record<R: Rules>(index: usize, game: &Game<R>, positions: &[PositionRevie
         } else {
             pv.join(" ")
         };
-        out.push_str(&format!("{} {} {pv}\n", review.score, review.depth));
+        let second = review
+            .second
+            .map_or_else(|| "-".to_string(), |score| score.to_string());
+        out.push_str(&format!(
+            "{} {} {second} {pv}\n",
+            review.score, review.depth
+        ));
     }
     out.push_str("end\n");
     out
@@ -113,6 +119,10 @@ fn positions_of<R: Rules>(game: &Game<R>, lines: &[String]) -> Option<Vec<Positi
             let mut words = line.split(' ');
             let score = words.next()?.parse().ok()?;
             let depth = words.next()?.parse().ok()?;
+            let second = match words.next()? {
+                "-" => None,
+                text => Some(text.parse().ok()?),
+            };
             let mut pv = Vec::new();
             let mut current = *position;
             for word in words.filter(|w| *w != "-") {
@@ -124,7 +134,7 @@ fn positions_of<R: Rules>(game: &Game<R>, lines: &[String]) -> Option<Vec<Positi
                 score,
                 depth,
                 pv,
-                second: None,
+                second,
             })
         })
         .collect()

@@ -168,11 +168,32 @@ fn search_game<R: Rules>(
                 let root = Root::from_game(&replay);
                 let control = SearchControl::new();
                 let outcome = engine.search(&root, limits, Mode::Analyze, &control, |_| {});
+                // When the engine's choice was played, the best other move tells whether it was
+                // the only move that holds (`!`).
+                let played_best = match (outcome.best, game.moves().get(ply)) {
+                    (Some(best), Some(played)) => best.same_as(played),
+                    _ => false,
+                };
+                let second = match outcome.best {
+                    Some(best) if played_best && replay.position().legal_moves().len() > 1 => {
+                        let control = SearchControl::new();
+                        let other = engine.search_excluding(
+                            &root,
+                            limits,
+                            Mode::Analyze,
+                            &control,
+                            &[best],
+                            |_| {},
+                        );
+                        Some(other.score)
+                    }
+                    _ => None,
+                };
                 PositionReview {
                     score: outcome.score,
                     depth: outcome.depth,
                     pv: outcome.pv,
-                    second: None,
+                    second,
                 }
             }
         };
