@@ -112,8 +112,17 @@ pub fn write<R: Rules>(
         emit(&mut out, &mut line, &word);
         if let (Some(review), Some(next)) = (review, positions.get(ply + 1)) {
             let comment = format!("{{{}}}", move_comment(review, next));
-            for piece in comment.split(' ') {
-                emit(&mut out, &mut line, piece);
+            let mut pieces = comment.split(' ');
+            while let Some(piece) = pieces.next() {
+                match pieces.clone().next() {
+                    // GUIs read the `[%eval ...]` command only whole: it never breaks over
+                    // lines.
+                    Some(value) if piece.ends_with("[%eval") => {
+                        pieces.next();
+                        emit(&mut out, &mut line, &format!("{piece} {value}"));
+                    }
+                    _ => emit(&mut out, &mut line, piece),
+                }
             }
         }
     }
