@@ -672,6 +672,10 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
                     if PV {
                         reduction -= 1;
                     }
+                    // A move that has failed low more often than it cut goes shallower still.
+                    if self.history[side][usize::from(mv.from)][usize::from(mv.to)] < 0 {
+                        reduction += 1;
+                    }
                     reduction = reduction.clamp(0, next_depth - 1);
                 }
                 let mut value = -self.search::<false>(
