@@ -4,15 +4,12 @@
 
 use super::{Mark, MoveReview, PositionReview};
 use crate::game::Game;
-use crate::notation::pdn::{PdnResult, Tags};
+use crate::notation::pdn::{PdnResult, Tags, emit};
 use crate::notation::{fen, text};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::score;
 use crate::score_text;
-
-/// Longest movetext line written (as `notation::pdn` writes).
-const LINE_WIDTH: usize = 80;
 
 fn escape_tag(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
@@ -85,17 +82,6 @@ pub fn write<R: Rules>(
     }
     out.push('\n');
     let mut line = String::new();
-    let emit = |out: &mut String, line: &mut String, word: &str| {
-        if !line.is_empty() && line.len() + 1 + word.len() > LINE_WIDTH {
-            out.push_str(line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    };
     for (ply, mv) in game.moves().iter().enumerate() {
         let position = &game.positions()[ply];
         let (_, first_half) = crate::game::move_number::<R>(game.start().side(), ply);

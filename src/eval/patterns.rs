@@ -213,36 +213,29 @@ const BLOCK_TERNARY: [[u16; 1 << BLOCK_SQUARES]; 2] = {
     table
 };
 
-/// Bits of the board's squares on rows whose number has bit `k` set: `Σ row × |men ∩ row|`
-/// is `Σ 2^k × |men ∩ ROW_PLANES[k]|`.
-const ROW_PLANES: [u64; 4] = {
-    let mut planes = [0u64; 4];
-    let mut index = 0;
-    while index < SQUARES {
-        let row = index / ROW_SQUARES;
-        let mut k = 0;
-        while k < 4 {
-            if row >> k & 1 == 1 {
-                planes[k] |= 1 << square_bit(index);
-            }
-            k += 1;
-        }
-        index += 1;
-    }
-    planes
-};
+/// Which coordinate of a square a set of bit planes weighs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Coordinate {
+    Row,
+    File,
+}
 
-/// The same for the file (0-9) of each square, for the balance term.
-const FILE_PLANES: [u64; 4] = {
+/// Bit planes of a coordinate: the squares whose row (or file, 0-9) has bit `k` set, so that
+/// `Σ row × |men ∩ row|` is `Σ 2^k × |men ∩ planes[k]|`.
+const fn planes(coordinate: Coordinate) -> [u64; 4] {
     let mut planes = [0u64; 4];
     let mut index = 0;
     while index < SQUARES {
         let row = index / ROW_SQUARES;
         // Even rows (counted from Black's side) start on file 1.
         let file = 2 * (index % ROW_SQUARES) + if row % 2 == 0 { 1 } else { 0 };
+        let value = match coordinate {
+            Coordinate::Row => row,
+            Coordinate::File => file,
+        };
         let mut k = 0;
         while k < 4 {
-            if file >> k & 1 == 1 {
+            if value >> k & 1 == 1 {
                 planes[k] |= 1 << square_bit(index);
             }
             k += 1;
@@ -250,7 +243,12 @@ const FILE_PLANES: [u64; 4] = {
         index += 1;
     }
     planes
-};
+}
+
+/// [`planes`] of the rows (advancement and phase).
+const ROW_PLANES: [u64; 4] = planes(Coordinate::Row);
+/// [`planes`] of the files (balance).
+const FILE_PLANES: [u64; 4] = planes(Coordinate::File);
 
 /// `Σ plane value × |bits ∩ plane|` over weighted planes (row or file sums).
 #[inline(always)]

@@ -288,6 +288,20 @@ const ROSTER: [(&str, &str); 7] = [
     ("Result", "*"),
 ];
 
+/// Adds `word` to the movetext `line`, first moving the line to `out` when the word would make
+/// it longer than [`LINE_WIDTH`] (the movetext wrapping of every PDN writer).
+pub fn emit(out: &mut String, line: &mut String, word: &str) {
+    if !line.is_empty() && line.len() + 1 + word.len() > LINE_WIDTH {
+        out.push_str(line);
+        out.push('\n');
+        line.clear();
+    }
+    if !line.is_empty() {
+        line.push(' ');
+    }
+    line.push_str(word);
+}
+
 /// Writes a game as PDN 3.0.
 ///
 /// Tags: the seven-tag roster first (from `tags`, or `?`), `GameType`, `FEN` when the game does
@@ -334,17 +348,6 @@ pub fn write_game<R: Rules>(game: &Game<R>, tags: &Tags, result: Option<PdnResul
     }
     out.push('\n');
     let mut line = String::new();
-    let emit = |out: &mut String, line: &mut String, word: &str| {
-        if !line.is_empty() && line.len() + 1 + word.len() > LINE_WIDTH {
-            out.push_str(line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(word);
-    };
     for (ply, mv) in game.moves().iter().enumerate() {
         let position = &game.positions()[ply];
         let (_, first_half) = crate::game::move_number::<R>(game.start().side(), ply);
