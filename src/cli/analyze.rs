@@ -9,15 +9,12 @@ use crate::player::options::{
 use crate::position::Position;
 use crate::rules::{BitsOf, Rules, Variant};
 use crate::score;
-use crate::search::{Info, Limits, Mode, Root, SearchControl};
+use crate::search::{Info, Mode, Root, SearchControl};
 use crate::with_variant;
 use clap::Args;
-use std::time::Duration;
 
 /// Time spent when no limit is given.
 const DEFAULT_SECONDS: f64 = 3.0;
-/// Longest search time accepted, in seconds (about 11 days).
-const MAX_SECONDS: f64 = 1e6;
 
 /// What the columns of the output mean.
 const AFTER_HELP: &str = "Output: one line per iteration. depth: the iteration's nominal depth \
@@ -105,20 +102,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         .collect();
     let game = Game::from_moves(start, moves).map_err(|e| e.to_string())?;
     let root = Root::from_game(&game);
-    let mut limits = Limits::default();
-    if let Some(depth) = args.depth {
-        limits.depth = Some(depth);
-    } else if let Some(nodes) = args.nodes {
-        limits.nodes = Some(nodes);
-    } else {
-        let seconds = args.time.unwrap_or(DEFAULT_SECONDS);
-        if !seconds.is_finite() || seconds <= 0.0 || seconds > MAX_SECONDS {
-            return Err(format!(
-                "bad time '{seconds}': give seconds > 0, at most {MAX_SECONDS}"
-            ));
-        }
-        limits.move_time = Some(Duration::from_secs_f64(seconds));
-    }
+    let limits = super::search_limits(args.depth, args.nodes, args.time, DEFAULT_SECONDS)?;
     let hash = super::checked_hash(args.hash)?;
     let mut engine = options::engine::<R>(eval, args.threads as usize, hash)
         .map_err(|error| format!("--hash {hash}: {error}"))?;

@@ -12,12 +12,9 @@ use crate::with_variant;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// Time per position when no limit is given.
 const DEFAULT_SECONDS: f64 = 1.0;
-/// Longest time per position accepted, in seconds (about 11 days).
-const MAX_SECONDS: f64 = 1e6;
 /// Bad games listed in the error before "and N more".
 const ERRORS_LISTED: usize = 5;
 /// The `Annotator` tag written.
@@ -82,21 +79,7 @@ pub fn run(args: &AnnotateArgs) -> Result<(), String> {
 }
 
 fn limits(args: &AnnotateArgs) -> Result<Limits, String> {
-    let mut limits = Limits::default();
-    if let Some(depth) = args.depth {
-        limits.depth = Some(depth);
-    } else if let Some(nodes) = args.nodes {
-        limits.nodes = Some(nodes);
-    } else {
-        let seconds = args.time.unwrap_or(DEFAULT_SECONDS);
-        if !seconds.is_finite() || seconds <= 0.0 || seconds > MAX_SECONDS {
-            return Err(format!(
-                "bad time '{seconds}': give seconds > 0, at most {MAX_SECONDS}"
-            ));
-        }
-        limits.move_time = Some(Duration::from_secs_f64(seconds));
-    }
-    Ok(limits)
+    super::search_limits(args.depth, args.nodes, args.time, DEFAULT_SECONDS)
 }
 
 fn read_games<R: Rules>(args: &AnnotateArgs) -> Result<Vec<PdnGame<R>>, String> {

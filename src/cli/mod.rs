@@ -137,3 +137,34 @@ pub(crate) fn open_book<R: Rules>(given: Option<&Path>) -> Result<(PathBuf, Arc<
     let book = options::load_book::<R>(&path).map_err(|e| e.to_string())?;
     Ok((path, book))
 }
+
+/// Longest search time accepted on the command line, in seconds (about 11 days).
+const MAX_SECONDS: f64 = 1e6;
+
+/// The limits of a command-line search: `depth`, else `nodes`, else `time` seconds (or
+/// `default_seconds`).
+///
+/// # Errors
+/// A time that is not a number of seconds above 0 and at most [`MAX_SECONDS`].
+pub(crate) fn search_limits(
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    time: Option<f64>,
+    default_seconds: f64,
+) -> Result<crate::search::Limits, String> {
+    let mut limits = crate::search::Limits::default();
+    if let Some(depth) = depth {
+        limits.depth = Some(depth);
+    } else if let Some(nodes) = nodes {
+        limits.nodes = Some(nodes);
+    } else {
+        let seconds = time.unwrap_or(default_seconds);
+        if !seconds.is_finite() || seconds <= 0.0 || seconds > MAX_SECONDS {
+            return Err(format!(
+                "bad time '{seconds}': give seconds > 0, at most {MAX_SECONDS}"
+            ));
+        }
+        limits.move_time = Some(std::time::Duration::from_secs_f64(seconds));
+    }
+    Ok(limits)
+}
