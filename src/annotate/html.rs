@@ -205,7 +205,7 @@ fn mistakes<R: Rules>(out: &mut String, view: &GameView<'_, R>, game_index: usiz
             escape(&score_text::for_side_to_move(review.after)),
             escape(&text::pdn(&review.position, best)),
             escape(&score_text::for_side_to_move(review.before)),
-            escape(&crate::cli::analyze::line_text(&review.position, line)),
+            escape(&crate::notation::text::pdn_line(&review.position, line)),
         );
     }
 }

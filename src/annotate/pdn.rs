@@ -32,7 +32,7 @@ pub fn move_comment<R: Rules>(review: &MoveReview<R>, next: &PositionReview<R>) 
     let after = score_text::for_side_to_move(review.after);
     match &review.better {
         Some(line) => {
-            let line_text = crate::cli::analyze::line_text(&review.position, line);
+            let line_text = crate::notation::text::pdn_line(&review.position, line);
             let best = line_text.split(' ').next().unwrap_or_default().to_string();
             let lost = match review.mark {
                 Some(mark) if mark != Mark::Good => {

@@ -1,13 +1,12 @@
 //! `rafle analyze`: search a position and print the progress and the best line.
 
 use crate::game::Game;
-use crate::moves::Move;
 use crate::notation::text;
 use crate::player::options::{
     self, DEFAULT_EGDB_PIECES, DEFAULT_HASH_MB, DEFAULT_THREADS, MAX_EGDB_PIECES, MAX_THREADS,
 };
 use crate::position::Position;
-use crate::rules::{BitsOf, Rules, Variant};
+use crate::rules::{Rules, Variant};
 use crate::score;
 use crate::search::{Info, Mode, Root, SearchControl};
 use crate::with_variant;
@@ -169,7 +168,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
                     info.depth,
                     crate::score_text::for_side_to_move(info.score),
                     info.nodes,
-                    line_text(&position, &info.pv)
+                    text::pdn_line(&position, &info.pv)
                 );
             },
         );
@@ -192,7 +191,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
             info.nodes,
             seconds,
             mnps,
-            line_text(&position, &info.pv)
+            text::pdn_line(&position, &info.pv)
         );
     });
     match outcome.best {
@@ -201,20 +200,9 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
             text::pdn(&position, &best),
             crate::score_text::for_side_to_move(outcome.score),
             outcome.depth,
-            line_text(&position, &outcome.pv)
+            text::pdn_line(&position, &outcome.pv)
         ),
         None => println!("no legal move: {} has lost", position.side()),
     }
     Ok(())
-}
-
-/// A line of moves in PDN notation, from `position`.
-pub fn line_text<R: Rules>(position: &Position<R>, line: &[Move<BitsOf<R>>]) -> String {
-    let mut current = *position;
-    let mut words = Vec::with_capacity(line.len());
-    for mv in line {
-        words.push(text::pdn(&current, mv));
-        current = current.play(mv);
-    }
-    words.join(" ")
 }

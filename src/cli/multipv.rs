@@ -1,6 +1,7 @@
 //! `rafle analyze --multipv N`: the N best lines, each its own search at the root with the
-//! earlier lines' first moves left out ([`Engine::search_excluding`]). The first line is exactly
-//! the single-line search; each limit (`--time`, `--depth`, `--nodes`) applies to every line.
+//! earlier lines' first moves left out ([`Engine::search_excluding`]). The first line searched is
+//! exactly the single-line search (a later one may score higher and be listed first); each limit
+//! (`--time`, `--depth`, `--nodes`) applies to every line.
 
 use crate::eval::Eval;
 use crate::moves::Move;
@@ -64,7 +65,7 @@ pub fn print<R: Rules>(position: &Position<R>, lines: &[Line<R>]) {
             index + 1,
             score_text::for_side_to_move(line.score),
             line.depth,
-            super::analyze::line_text(position, &line.pv)
+            crate::notation::text::pdn_line(position, &line.pv)
         );
     }
 }

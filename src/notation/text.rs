@@ -357,3 +357,14 @@ mod variant_tests {
         assert!(parse(&p, "5-1").is_ok());
     }
 }
+
+/// A line of moves in PDN notation, played from `position`, separated by spaces.
+pub fn pdn_line<R: Rules>(position: &Position<R>, line: &[Move<BitsOf<R>>]) -> String {
+    let mut current = *position;
+    let mut words = Vec::with_capacity(line.len());
+    for mv in line {
+        words.push(pdn(&current, mv));
+        current = current.play(mv);
+    }
+    words.join(" ")
+}
