@@ -313,3 +313,42 @@ fn a_bad_weights_file_is_an_error_and_the_evaluation_in_use_stays() {
     assert!(legal_in_start(mv), "{mv}");
     engine.quit();
 }
+
+#[test]
+fn weaker_levels_answer_fast_with_varied_legal_moves() {
+    let mut engine = Engine::start();
+    engine.send("hub");
+    let lines = engine.until("wait");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("param name=skill value=20 type=int min=1 max=20")),
+        "{lines:?}"
+    );
+    for bad in ["0", "21", "x"] {
+        engine.send(&format!("set-param name=skill value={bad}"));
+        assert!(engine.next().starts_with("error"), "skill {bad}");
+    }
+    engine.send("set-param name=book value=false");
+    engine.send("set-param name=skill value=1");
+    engine.send("init");
+    assert_eq!(engine.next(), "ready");
+    let mut chosen = std::collections::BTreeSet::new();
+    for _ in 0..12 {
+        engine.send("pos start");
+        // A long move time: the level's node limit, not the clock, ends the search.
+        engine.send("level move-time=30");
+        let started = Instant::now();
+        engine.send("go think");
+        let done = engine.until("done");
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "level 1 is slow"
+        );
+        let mv = value(done.last().expect("done"), "move").expect("move=");
+        assert!(legal_in_start(mv), "{mv}");
+        chosen.insert(mv.to_string());
+    }
+    assert!(chosen.len() >= 2, "level 1 always chose {chosen:?}");
+    engine.quit();
+}

@@ -157,10 +157,12 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
     }
     let position = root.position;
     if args.multipv > 1 {
-        let lines = super::multipv::best_lines(
+        let lines = crate::player::lines::best_lines(
             &engine,
             &root,
             &limits,
+            Mode::Analyze,
+            &SearchControl::new(),
             args.multipv as usize,
             |line, info: &Info<R>| {
                 println!(

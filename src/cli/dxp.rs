@@ -8,6 +8,7 @@ use crate::player::options::{
     self, DEFAULT_BOOK_MARGIN, DEFAULT_BOOK_PLY, DEFAULT_HASH_MB, DEFAULT_THREADS, MAX_BOOK_MARGIN,
     MAX_BOOK_PLY, MAX_THREADS,
 };
+use crate::player::skill::{MAX_SKILL, MIN_SKILL, Skill};
 use crate::rules::{International, Variant};
 use crate::search::Limits;
 use clap::{ArgGroup, Args, ValueEnum};
@@ -106,6 +107,10 @@ pub struct DxpArgs {
     /// Book randomness margin in centi-men (0: always the best book move).
     #[arg(long, default_value_t = DEFAULT_BOOK_MARGIN, value_parser = clap::value_parser!(i32).range(0..=i64::from(MAX_BOOK_MARGIN)))]
     pub book_margin: i32,
+    /// Strength level: 20 is full strength; lower levels search fewer nodes and choose among
+    /// near-best moves (the README has a table of the levels).
+    #[arg(long, default_value_t = MAX_SKILL, value_parser = clap::value_parser!(u32).range(i64::from(MIN_SKILL)..=i64::from(MAX_SKILL)))]
+    pub skill: u32,
     /// Our name in game requests and answers.
     #[arg(long)]
     pub name: Option<String>,
@@ -187,6 +192,7 @@ pub fn options(args: &DxpArgs) -> Result<Options, String> {
         ponder: args.ponder,
         book,
         book_rule: options::book_rule(args.book_ply, args.book_margin),
+        skill: Skill::new(args.skill).unwrap_or_default(),
         grace: Duration::from_secs(args.grace),
         idle_timeout: Duration::from_secs(args.idle_timeout),
         ..defaults

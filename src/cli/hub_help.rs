@@ -4,7 +4,7 @@
 use crate::hub::{Params, announced_params};
 
 /// What each parameter does, for people.
-const DESCRIPTIONS: [(&str, &str); 12] = [
+const DESCRIPTIONS: [(&str, &str); 13] = [
     (
         "variant",
         "rules of the game (Scan's names: normal = international)",
@@ -35,6 +35,10 @@ const DESCRIPTIONS: [(&str, &str); 12] = [
     ),
     ("egdb-path", "directory of endgame databases (empty: none)"),
     ("egdb-pieces", "most pieces of the endgame tables loaded"),
+    (
+        "skill",
+        "strength level: 20 is full strength; lower levels search less and choose among near-best moves",
+    ),
 ];
 
 /// The text after `rafle hub --help`.

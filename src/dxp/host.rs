@@ -44,6 +44,7 @@ impl<'o> Host<'o> {
         engine.set_ponder(options.ponder);
         let mut player = Player::new(engine);
         player.set_book(options.book.clone().map(|book| (book, options.book_rule)));
+        player.set_skill(options.skill);
         Host {
             player,
             options,

@@ -85,6 +85,8 @@ pub struct Options {
     pub book: Option<std::sync::Arc<crate::book::Book<International>>>,
     /// How book moves are chosen (randomness while the game is young).
     pub book_rule: crate::book::BookRule,
+    /// Strength level.
+    pub skill: crate::player::skill::Skill,
     /// How long the initiator waits for the answer to a game request.
     pub accept_timeout: Duration,
     /// How long past its clock a timed peer may take for a move before it loses on time.
@@ -110,6 +112,7 @@ impl Default for Options {
             ponder: false,
             book: None,
             book_rule: crate::book::BookRule::default(),
+            skill: crate::player::skill::Skill::default(),
             accept_timeout: Duration::from_secs(60),
             grace: Duration::from_secs(60),
             idle_timeout: Duration::from_secs(30 * 60),

@@ -22,6 +22,7 @@ use crate::player::options::{
     DEFAULT_BOOK_MARGIN, DEFAULT_BOOK_PLY, DEFAULT_EGDB_PIECES, DEFAULT_HASH_MB, DEFAULT_THREADS,
     MAX_BOOK_MARGIN, MAX_BOOK_PLY, MAX_EGDB_PIECES, MAX_THREADS,
 };
+use crate::player::skill::{MAX_SKILL, MIN_SKILL};
 use crate::rules::Variant;
 use crate::search::params::MAX_DEPTH;
 use crate::search::{Clock, Limits, Mode};
@@ -102,6 +103,8 @@ pub(crate) struct Params {
     pub egdb_path: String,
     /// Most pieces of the endgame tables to load.
     pub egdb_pieces: u32,
+    /// Strength level (see [`crate::player::skill`]).
+    pub skill: u32,
 }
 
 impl Default for Params {
@@ -120,6 +123,7 @@ impl Default for Params {
             eval: Eval::default_eval(),
             egdb_path: String::new(),
             egdb_pieces: DEFAULT_EGDB_PIECES,
+            skill: MAX_SKILL,
         }
     }
 }
@@ -377,6 +381,7 @@ impl Hub {
                 self.params.egdb_pieces = int(0..=MAX_EGDB_PIECES.into())? as u32;
                 self.rebuild = true;
             }
+            "skill" => self.params.skill = int(MIN_SKILL.into()..=MAX_SKILL.into())? as u32,
             other => log::info!("set-param: unknown parameter '{}' ignored", excerpt(other)),
         }
         if let Some(session) = self.session.as_mut() {
@@ -449,7 +454,7 @@ fn has_limit(limits: &Limits) -> bool {
 
 /// The parameters as the `param` lines announce them: name, type, current value and range.
 /// `rafle hub --help` lists them too (with the defaults), from this one place.
-pub(crate) fn announced_params(p: &Params) -> [Vec<(&'static str, String)>; 12] {
+pub(crate) fn announced_params(p: &Params) -> [Vec<(&'static str, String)>; 13] {
     let names: Vec<&str> = Variant::ALL.iter().map(|v| v.hub_name()).collect();
     [
         vec![
@@ -502,6 +507,7 @@ pub(crate) fn announced_params(p: &Params) -> [Vec<(&'static str, String)>; 12] 
             p.egdb_pieces.into(),
             0..=MAX_EGDB_PIECES.into(),
         ),
+        int_param("skill", p.skill.into(), MIN_SKILL.into()..=MAX_SKILL.into()),
     ]
 }
 

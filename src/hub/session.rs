@@ -8,6 +8,7 @@ use crate::eval::Eval;
 use crate::game::Game;
 use crate::notation::{fen, hub, text};
 use crate::player::options;
+use crate::player::skill::Skill;
 use crate::player::{Player, Source, Task, Thinking, game_ply};
 use crate::position::Position;
 use crate::rules::Rules;
@@ -136,6 +137,8 @@ impl<R: Rules> Session for VariantSession<R> {
         let rule = options::book_rule(params.book_ply, params.book_margin);
         let book = self.book.clone().filter(|_| params.book);
         self.player.set_book(book.map(|book| (book, rule)));
+        self.player
+            .set_skill(Skill::new(params.skill).unwrap_or_default());
     }
 
     fn set_position(&mut self, line: &Line) -> Result<(), HubError> {

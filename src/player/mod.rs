@@ -6,16 +6,19 @@
 //! What the player needs of the game is its search root (position and history) and how many
 //! plies were played since the start, for the book's randomness.
 
+pub mod lines;
 pub mod options;
+pub mod skill;
 
 use crate::book::{Book, BookRule, estimated_ply};
 use crate::eval::{Evaluator, HandCrafted};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::search::{Engine, Info, Limits, Mode, Outcome, Root, SearchControl};
+use skill::Skill;
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Where a move came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -84,6 +87,7 @@ pub struct Player<R: Rules, E: Evaluator<R> = HandCrafted> {
     engine: Arc<Engine<R, E>>,
     book: Option<Arc<Book<R>>>,
     book_rule: Option<BookRule>,
+    skill: Skill,
 }
 
 impl<R: Rules, E: Evaluator<R> + Clone + Send + Sync + 'static> Player<R, E> {
@@ -93,7 +97,13 @@ impl<R: Rules, E: Evaluator<R> + Clone + Send + Sync + 'static> Player<R, E> {
             engine: Arc::new(engine),
             book: None,
             book_rule: None,
+            skill: Skill::default(),
         }
+    }
+
+    /// Plays at strength level `skill` (see [`skill`]); analysis is always at full strength.
+    pub fn set_skill(&mut self, skill: Skill) {
+        self.skill = skill;
     }
 
     /// The engine.
@@ -151,11 +161,16 @@ impl<R: Rules, E: Evaluator<R> + Clone + Send + Sync + 'static> Player<R, E> {
         let control = Arc::new(SearchControl::new());
         let signals = Arc::clone(&control);
         let engine = Arc::clone(&self.engine);
+        let skill = (task.mode == Mode::Think && !self.skill.is_full()).then_some(self.skill);
         let thread = std::thread::Builder::new()
             .name(name.to_string())
-            .spawn(move || match from_book {
-                Some(outcome) => on_done(outcome, Source::Book),
-                None => {
+            .spawn(move || match (from_book, skill) {
+                (Some(outcome), _) => on_done(outcome, Source::Book),
+                (None, Some(skill)) => {
+                    let outcome = weaker_move(&engine, &task, skill, &signals, &mut on_info);
+                    on_done(outcome, Source::Search);
+                }
+                (None, None) => {
                     let outcome =
                         engine.search(&task.root, &task.limits, task.mode, &signals, |info| {
                             on_info(info)
@@ -165,5 +180,46 @@ impl<R: Rules, E: Evaluator<R> + Clone + Send + Sync + 'static> Player<R, E> {
             })
             .expect("the search thread can be started");
         Thinking { control, thread }
+    }
+}
+
+/// The move a player of level `skill` chooses: the best [`skill::CANDIDATES`] lines within the
+/// level's node limit, one of them drawn by [`Skill::choose`]. Only the first line's progress is
+/// reported. The lines are searched as analysis, so that a line left with one move is searched
+/// (a game search would play it at once, unscored) and the node limit ends each.
+fn weaker_move<R: Rules, E: Evaluator<R>>(
+    engine: &Engine<R, E>,
+    task: &Task<R>,
+    skill: Skill,
+    control: &SearchControl,
+    on_info: &mut (impl FnMut(&Info<R>) + Send),
+) -> Outcome<R> {
+    let started = Instant::now();
+    let limits = skill.limits(&task.limits);
+    let lines = lines::best_lines(
+        engine,
+        &task.root,
+        &limits,
+        Mode::Analyze,
+        control,
+        skill::CANDIDATES,
+        |line, info| {
+            if line == 1 {
+                on_info(info);
+            }
+        },
+    );
+    let nodes = lines.iter().map(|line| line.nodes).sum();
+    match skill.choose(&lines, &mut rand::rng()) {
+        Some(chosen) => Outcome {
+            best: chosen.pv.first().copied(),
+            ponder: chosen.pv.get(1).copied(),
+            score: chosen.score,
+            depth: chosen.depth,
+            nodes,
+            elapsed: started.elapsed(),
+            pv: chosen.pv.clone(),
+        },
+        None => engine.search(&task.root, &limits, Mode::Think, control, |_: &Info<R>| {}),
     }
 }

@@ -276,7 +276,8 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             if aborted || self.stopped || shared.should_stop() {
                 break;
             }
-            if self.id == 0 && self.time_up_between_iterations(&time) {
+            if self.id == 0 && (self.node_limit_reached() || self.time_up_between_iterations(&time))
+            {
                 break;
             }
             if score::is_game_end(score) && depth > (score::WIN - score.abs()) + 2 {
@@ -323,6 +324,15 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             return false;
         }
         time.should_stop_between_iterations(shared.started.elapsed())
+    }
+
+    /// Whether the node limit is used up, checked between iterations too: the polls come only
+    /// every [`POLL_INTERVAL`] nodes, and the small limits of the weaker levels are below that.
+    fn node_limit_reached(&self) -> bool {
+        self.shared
+            .limits
+            .nodes
+            .is_some_and(|limit| self.total_nodes() >= limit)
     }
 
     fn total_nodes(&self) -> u64 {
