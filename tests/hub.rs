@@ -352,3 +352,45 @@ fn weaker_levels_answer_fast_with_varied_legal_moves() {
     assert!(chosen.len() >= 2, "level 1 always chose {chosen:?}");
     engine.quit();
 }
+
+#[test]
+fn multi_pv_analysis_numbers_its_lines() {
+    let mut engine = Engine::start();
+    engine.send("hub");
+    let lines = engine.until("wait");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("param name=multi-pv value=1 type=int min=1")),
+        "{lines:?}"
+    );
+    engine.send("set-param name=multi-pv value=3");
+    engine.send("init");
+    assert_eq!(engine.next(), "ready");
+    engine.send("pos start");
+    engine.send("level depth=6");
+    engine.send("go analyze");
+    let lines = engine.until("done");
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info")).collect();
+    for depth in 1..=6 {
+        let mut firsts: Vec<&str> = infos
+            .iter()
+            .filter(|l| value(l, "depth") == Some(&depth.to_string()))
+            .map(|l| {
+                assert!(value(l, "line").is_some(), "{l}");
+                value(l, "pv").expect("pv=").split_whitespace().next().unwrap()
+            })
+            .collect();
+        assert_eq!(firsts.len(), 3, "depth {depth}: {infos:?}");
+        firsts.sort_unstable();
+        firsts.dedup();
+        assert_eq!(firsts.len(), 3, "distinct lines at depth {depth}: {infos:?}");
+    }
+    // A move to play is one line, and its info lines stay as Scan writes them.
+    engine.send("pos start");
+    engine.send("level depth=4");
+    engine.send("go think");
+    let lines = engine.until("done");
+    assert!(lines.iter().all(|l| value(l, "line").is_none()), "{lines:?}");
+    engine.quit();
+}

@@ -1,9 +1,11 @@
-//! `rafle analyze --multipv N`: N distinct first moves, in score order, the first line equal to
-//! the single-line search; also with two threads, and with fewer legal moves than N.
+//! `rafle analyze --multipv N`: N distinct first moves, in score order, the single-line search's
+//! move among them with its score; also with two threads, and with fewer legal moves than N.
 
 use std::process::Command;
 
 const DEPTH: &str = "7";
+/// Centi-men by which the multi-PV search may score the single-line best move differently.
+const TOLERANCE: i64 = 10;
 /// Positions with several reasonable moves: the start, an opening, a middle game.
 const POSITIONS: [(&str, &str); 3] = [
     ("W:W31-50:B1-20", ""),
@@ -82,10 +84,18 @@ fn distinct_moves_in_score_order_and_the_first_is_the_single_line() {
             );
             if threads == "1" {
                 let single = analyze(&["--fen", fen, "--moves", moves, "--depth", DEPTH]);
-                // The first line's search is the single-line search; a later line, searched
-                // with the table the earlier ones filled, may come out higher and be listed first.
+                // Every depth searches the first line as the single-line search does, but with
+                // the table and history the other lines filled at the depth before: the
+                // single-line best move is among the lines, its score within a tolerance, and
+                // the best line scores no lower than that.
                 let (score, mv) = best(&single);
-                assert!(found.contains(&(score, mv)), "{multi}\n{single}");
+                assert!(
+                    found
+                        .iter()
+                        .any(|(s, m)| *m == mv && (s - score).abs() <= TOLERANCE),
+                    "{multi}\n{single}"
+                );
+                assert!(found[0].0 >= score - TOLERANCE, "{multi}\n{single}");
             }
         }
     }

@@ -3,7 +3,7 @@
 use crate::game::Game;
 use crate::notation::text;
 use crate::player::options::{
-    self, DEFAULT_EGDB_PIECES, DEFAULT_HASH_MB, DEFAULT_THREADS, MAX_EGDB_PIECES, MAX_THREADS,
+    self, DEFAULT_EGDB_PIECES, DEFAULT_HASH_MB, DEFAULT_THREADS, MAX_EGDB_PIECES, MAX_LINES, MAX_THREADS,
 };
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
@@ -69,12 +69,10 @@ pub struct AnalyzeArgs {
     pub egdb_pieces: u32,
     /// Show this many best lines, each searched with the limit given (the first is the
     /// single-line search; each next one leaves out the first moves of the ones before).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_MULTIPV))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_LINES)))]
     pub multipv: u32,
 }
 
-/// Most lines `--multipv` shows.
-const MAX_MULTIPV: i64 = 64;
 
 /// Runs `rafle analyze`.
 ///
@@ -164,9 +162,10 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
             Mode::Analyze,
             &SearchControl::new(),
             args.multipv as usize,
-            |line, info: &Info<R>| {
+            |info: &Info<R>| {
                 println!(
-                    "line {line}  depth {:2}  score {:>6}  nodes {:>11}  pv {}",
+                    "line {}  depth {:2}  score {:>6}  nodes {:>11}  pv {}",
+                    info.line,
                     info.depth,
                     crate::score_text::for_side_to_move(info.score),
                     info.nodes,

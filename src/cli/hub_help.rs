@@ -4,7 +4,7 @@
 use crate::hub::{Params, announced_params};
 
 /// What each parameter does, for people.
-const DESCRIPTIONS: [(&str, &str); 13] = [
+const DESCRIPTIONS: [(&str, &str); 14] = [
     (
         "variant",
         "rules of the game (Scan's names: normal = international)",
@@ -38,6 +38,10 @@ const DESCRIPTIONS: [(&str, &str); 13] = [
     (
         "skill",
         "strength level: 20 is full strength; lower levels search less and choose among near-best moves",
+    ),
+    (
+        "multi-pv",
+        "lines shown by go analyze, each info line saying which (line=N)",
     ),
 ];
 

@@ -202,6 +202,7 @@ impl GameLoop<'_> {
             limits: self.limits(),
             mode,
             book: ponder_on.is_none(),
+            lines: 1,
         };
         *self.search_ids += 1;
         let id = *self.search_ids;

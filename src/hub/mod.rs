@@ -20,7 +20,7 @@ use crate::lines::{LineRead, excerpt};
 use crate::player::Thinking;
 use crate::player::options::{
     DEFAULT_BOOK_MARGIN, DEFAULT_BOOK_PLY, DEFAULT_EGDB_PIECES, DEFAULT_HASH_MB, DEFAULT_THREADS,
-    MAX_BOOK_MARGIN, MAX_BOOK_PLY, MAX_EGDB_PIECES, MAX_THREADS,
+    MAX_BOOK_MARGIN, MAX_BOOK_PLY, MAX_EGDB_PIECES, MAX_LINES, MAX_THREADS,
 };
 use crate::player::skill::{MAX_SKILL, MIN_SKILL};
 use crate::rules::Variant;
@@ -105,6 +105,8 @@ pub(crate) struct Params {
     pub egdb_pieces: u32,
     /// Strength level (see [`crate::player::skill`]).
     pub skill: u32,
+    /// Lines of `go analyze` (multi-PV); `info` then says which line it is of.
+    pub multi_pv: u32,
 }
 
 impl Default for Params {
@@ -124,6 +126,7 @@ impl Default for Params {
             egdb_path: String::new(),
             egdb_pieces: DEFAULT_EGDB_PIECES,
             skill: MAX_SKILL,
+            multi_pv: 1,
         }
     }
 }
@@ -382,6 +385,7 @@ impl Hub {
                 self.rebuild = true;
             }
             "skill" => self.params.skill = int(MIN_SKILL.into()..=MAX_SKILL.into())? as u32,
+            "multi-pv" => self.params.multi_pv = int(1..=MAX_LINES.into())? as u32,
             other => log::info!("set-param: unknown parameter '{}' ignored", excerpt(other)),
         }
         if let Some(session) = self.session.as_mut() {
@@ -454,7 +458,7 @@ fn has_limit(limits: &Limits) -> bool {
 
 /// The parameters as the `param` lines announce them: name, type, current value and range.
 /// `rafle hub --help` lists them too (with the defaults), from this one place.
-pub(crate) fn announced_params(p: &Params) -> [Vec<(&'static str, String)>; 13] {
+pub(crate) fn announced_params(p: &Params) -> [Vec<(&'static str, String)>; 14] {
     let names: Vec<&str> = Variant::ALL.iter().map(|v| v.hub_name()).collect();
     [
         vec![
@@ -508,6 +512,7 @@ pub(crate) fn announced_params(p: &Params) -> [Vec<(&'static str, String)>; 13] 
             0..=MAX_EGDB_PIECES.into(),
         ),
         int_param("skill", p.skill.into(), MIN_SKILL.into()..=MAX_SKILL.into()),
+        int_param("multi-pv", p.multi_pv.into(), 1..=MAX_LINES.into()),
     ]
 }
 

@@ -70,6 +70,7 @@ fn session_with<R: Rules>(mut engine: Engine<R, Eval>, params: &Params) -> Box<d
         ply: 0,
         book: None,
         book_source: None,
+        lines: 1,
     };
     session.configure(params);
     Box::new(session)
@@ -87,6 +88,8 @@ struct VariantSession<R: Rules> {
     book: Option<Arc<Book<R>>>,
     /// The `book-file` value the book was (or failed to be) loaded for.
     book_source: Option<String>,
+    /// Lines of an analysis (`multi-pv`).
+    lines: usize,
 }
 
 impl<R: Rules> VariantSession<R> {
@@ -139,6 +142,7 @@ impl<R: Rules> Session for VariantSession<R> {
         self.player.set_book(book.map(|book| (book, rule)));
         self.player
             .set_skill(Skill::new(params.skill).unwrap_or_default());
+        self.lines = params.multi_pv as usize;
     }
 
     fn set_position(&mut self, line: &Line) -> Result<(), HubError> {
@@ -189,12 +193,14 @@ impl<R: Rules> Session for VariantSession<R> {
             limits,
             mode,
             book: mode != Mode::Analyze,
+            lines: self.lines,
         };
+        let numbered = mode == Mode::Analyze && self.lines > 1;
         let info_out = Arc::clone(&out);
         self.player.think(
             task,
             "hub-search",
-            move |info: &Info<R>| info_out.line(&info_line(info)),
+            move |info: &Info<R>| info_out.line(&info_line(info, numbered)),
             move |outcome, source| {
                 if source == Source::Book {
                     // A book move is played at once: `info` with the score and the move, then
@@ -221,9 +227,15 @@ impl<R: Rules> Session for VariantSession<R> {
     }
 }
 
-fn info_line<R: Rules>(info: &Info<R>) -> String {
+/// An `info` line; `numbered` (multi-PV) adds the line's number as `line=N` (Scan has no such
+/// key, so single-line output stays as Scan writes it).
+fn info_line<R: Rules>(info: &Info<R>, numbered: bool) -> String {
     let seconds = info.elapsed.as_secs_f64();
-    let mut args: Vec<(&str, String)> = vec![("depth", info.depth.to_string())];
+    let mut args: Vec<(&str, String)> = Vec::new();
+    if numbered {
+        args.push(("line", info.line.to_string()));
+    }
+    args.push(("depth", info.depth.to_string()));
     if info.mean_depth > 0.0 {
         args.push(("mean-depth", format!("{:.1}", info.mean_depth)));
     }

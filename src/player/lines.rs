@@ -1,7 +1,6 @@
-//! The N best lines of a position, each its own search at the root with the earlier lines' first
-//! moves left out ([`Engine::search_excluding`]). The first line searched is exactly the
-//! single-line search (a later one may score higher and is then listed first); the limits apply
-//! to every line. `analyze --multipv` shows them; the strength levels choose among them.
+//! The N best lines of a position ([`Engine::search_lines`]): every depth searches the best line,
+//! then the best without its first move, and so on. `analyze --multipv` shows them; the strength
+//! levels choose among them.
 
 use crate::eval::Evaluator;
 use crate::moves::Move;
@@ -16,14 +15,12 @@ pub struct Line<R: Rules> {
     pub score: Score,
     /// Depth reached.
     pub depth: u32,
-    /// Nodes searched for this line.
-    pub nodes: u64,
     /// The line, its first move first.
     pub pv: Vec<Move<BitsOf<R>>>,
 }
 
-/// The `count` best lines of `root` (fewer when there are fewer legal moves), best first. A
-/// `stop` on `control` ends the line being searched and every one after it.
+/// The `count` best lines of `root` (fewer when there are fewer legal moves), best first, each
+/// as its last completed iteration left it. `report` sees every iteration of every line.
 pub fn best_lines<R: Rules, E: Evaluator<R>>(
     engine: &Engine<R, E>,
     root: &Root<R>,
@@ -31,34 +28,34 @@ pub fn best_lines<R: Rules, E: Evaluator<R>>(
     mode: Mode,
     control: &SearchControl,
     count: usize,
-    mut report: impl FnMut(usize, &Info<R>) + Send,
+    mut report: impl FnMut(&Info<R>) + Send,
 ) -> Vec<Line<R>> {
-    let legal = root.position.legal_moves().len();
-    let mut excluded: Vec<Move<BitsOf<R>>> = Vec::new();
-    let mut lines = Vec::new();
-    for index in 0..count.min(legal) {
-        let outcome =
-            engine.search_excluding(root, limits, mode, control, &excluded, |info: &Info<R>| {
-                report(index + 1, info)
+    let mut lines: Vec<Option<Line<R>>> = vec![None; count.max(1)];
+    let outcome = engine.search_lines(root, limits, mode, control, count, |info: &Info<R>| {
+        if let Some(slot) = lines.get_mut(info.line.wrapping_sub(1))
+            && !info.pv.is_empty()
+        {
+            *slot = Some(Line {
+                score: info.score,
+                depth: info.depth,
+                pv: info.pv.clone(),
             });
-        let Some(best) = outcome.best else { break };
-        excluded.push(best);
-        lines.push(Line {
+        }
+        report(info);
+    });
+    // A position answered without search (one legal move) reports no iteration.
+    if lines[0].is_none()
+        && let Some(best) = outcome.best
+    {
+        lines[0] = Some(Line {
             score: outcome.score,
             depth: outcome.depth,
-            nodes: outcome.nodes,
-            pv: if outcome.pv.is_empty() {
-                vec![best]
-            } else {
-                outcome.pv
-            },
+            pv: vec![best],
         });
-        if control.is_stopped() {
-            break;
-        }
     }
-    // Each later line was searched without the better moves, so it should score no higher; a
-    // deeper look may still find it better, and the list is shown in score order.
+    let mut lines: Vec<Line<R>> = lines.into_iter().flatten().collect();
+    // A later line comes from a search without the better moves, yet may have been left at a
+    // shallower depth or found better by a deeper look: the list is shown in score order.
     lines.sort_by_key(|line| std::cmp::Reverse(line.score));
     lines
 }

@@ -53,6 +53,9 @@ pub struct Task<R: Rules> {
     pub mode: Mode,
     /// Whether a book move may answer at once.
     pub book: bool,
+    /// Lines of an analysis (multi-PV, see [`Engine::search_lines`]); a move to play is always
+    /// searched as one line.
+    pub lines: usize,
 }
 
 /// A search running on its own thread.
@@ -171,10 +174,19 @@ impl<R: Rules, E: Evaluator<R> + Clone + Send + Sync + 'static> Player<R, E> {
                     on_done(outcome, Source::Search);
                 }
                 (None, None) => {
-                    let outcome =
-                        engine.search(&task.root, &task.limits, task.mode, &signals, |info| {
-                            on_info(info)
-                        });
+                    let lines = if task.mode == Mode::Analyze {
+                        task.lines
+                    } else {
+                        1
+                    };
+                    let outcome = engine.search_lines(
+                        &task.root,
+                        &task.limits,
+                        task.mode,
+                        &signals,
+                        lines,
+                        |info| on_info(info),
+                    );
                     on_done(outcome, Source::Search);
                 }
             })
@@ -185,8 +197,8 @@ impl<R: Rules, E: Evaluator<R> + Clone + Send + Sync + 'static> Player<R, E> {
 
 /// The move a player of level `skill` chooses: the best [`skill::CANDIDATES`] lines within the
 /// level's node limit, one of them drawn by [`Skill::choose`]. Only the first line's progress is
-/// reported. The lines are searched as analysis, so that a line left with one move is searched
-/// (a game search would play it at once, unscored) and the node limit ends each.
+/// reported. The lines are searched as analysis, so that a position with one legal move is
+/// searched too (a game search would play it at once, unscored).
 fn weaker_move<R: Rules, E: Evaluator<R>>(
     engine: &Engine<R, E>,
     task: &Task<R>,
@@ -196,6 +208,7 @@ fn weaker_move<R: Rules, E: Evaluator<R>>(
 ) -> Outcome<R> {
     let started = Instant::now();
     let limits = skill.limits(&task.limits);
+    let mut nodes = 0;
     let lines = lines::best_lines(
         engine,
         &task.root,
@@ -203,13 +216,13 @@ fn weaker_move<R: Rules, E: Evaluator<R>>(
         Mode::Analyze,
         control,
         skill::CANDIDATES,
-        |line, info| {
-            if line == 1 {
+        |info| {
+            if info.line == 1 {
                 on_info(info);
             }
+            nodes = info.nodes;
         },
     );
-    let nodes = lines.iter().map(|line| line.nodes).sum();
     match skill.choose(&lines, &mut rand::rng()) {
         Some(chosen) => Outcome {
             best: chosen.pv.first().copied(),

@@ -25,6 +25,8 @@ pub const MAX_BOOK_MARGIN: i32 = 100;
 /// Most pieces of the endgame tables loaded by default: the tables a quick build gives (see the
 /// README).
 pub const DEFAULT_EGDB_PIECES: u32 = 5;
+/// Most lines of a multi-PV analysis (`multi-pv`, `--multipv`).
+pub const MAX_LINES: u32 = 64;
 /// Most pieces of the endgame tables that can be loaded.
 pub const MAX_EGDB_PIECES: u32 = 7;
 

@@ -4,7 +4,8 @@
 //! score is within a margin of the best, the better ones more often. It never plays a move its
 //! own search scores more than the margin below the best, so it does not give pieces away for
 //! nothing; it misses what its small search does not see, as a weaker player does. Each level
-//! below full strength searches [`CANDIDATES`] lines, each with the level's node limit.
+//! below full strength searches [`CANDIDATES`] lines (multi-PV), with the level's node limit for
+//! each.
 
 use super::lines::Line;
 use crate::rules::Rules;
@@ -53,7 +54,7 @@ impl Skill {
         self.0 == MAX_SKILL
     }
 
-    /// Nodes each line may search (`None` at full strength).
+    /// Nodes per line (`None` at full strength).
     pub fn node_limit(self) -> Option<u64> {
         (!self.is_full()).then(|| {
             let doublings = f64::from(self.0 - MIN_SKILL) / LEVELS_PER_DOUBLING;
@@ -66,10 +67,11 @@ impl Skill {
         MARGIN_PER_LEVEL * (MAX_SKILL - self.0) as Score
     }
 
-    /// `given` with this level's node limit (the smaller one when both set one).
+    /// `given` with this level's node limit for all [`CANDIDATES`] lines together (the smaller
+    /// one when both set one).
     pub fn limits(self, given: &Limits) -> Limits {
         let mut limits = *given;
-        if let Some(nodes) = self.node_limit() {
+        if let Some(nodes) = self.node_limit().map(|n| n * CANDIDATES as u64) {
             limits.nodes = Some(limits.nodes.map_or(nodes, |n| n.min(nodes)));
         }
         limits
@@ -137,6 +139,11 @@ mod tests {
             ..Limits::default()
         };
         assert_eq!(Skill::new(10).unwrap().limits(&limits).nodes, Some(50));
+        let level = Skill::new(10).unwrap();
+        assert_eq!(
+            level.limits(&Limits::default()).nodes,
+            level.node_limit().map(|n| n * CANDIDATES as u64)
+        );
     }
 
     #[test]

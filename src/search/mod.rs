@@ -196,6 +196,8 @@ impl<R: Rules> Root<R> {
 /// Progress of a search, reported after each iteration.
 #[derive(Clone, Debug)]
 pub struct Info<R: Rules> {
+    /// Which line (1 the best; more with [`Engine::search_lines`]).
+    pub line: usize,
     /// Iteration depth.
     pub depth: u32,
     /// Average ply of the leaves of this iteration.
@@ -345,7 +347,22 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
         control: &SearchControl,
         report: impl FnMut(&Info<R>) + Send,
     ) -> Outcome<R> {
-        self.search_excluding(root, limits, mode, control, &[], report)
+        self.run(root, limits, mode, control, &[], 1, report)
+    }
+
+    /// Multi-PV: as [`Engine::search`], with the `lines` best lines searched at every depth,
+    /// each without the first moves of the lines before it, and each reported with its number
+    /// ([`Info::line`]) as its iteration completes. The outcome is the first line's.
+    pub fn search_lines(
+        &self,
+        root: &Root<R>,
+        limits: &Limits,
+        mode: Mode,
+        control: &SearchControl,
+        lines: usize,
+        report: impl FnMut(&Info<R>) + Send,
+    ) -> Outcome<R> {
+        self.run(root, limits, mode, control, &[], lines, report)
     }
 
     /// As [`Engine::search`], with the root moves in `excluded` left out (multi-PV: each line
@@ -358,6 +375,20 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
         mode: Mode,
         control: &SearchControl,
         excluded: &[Move<BitsOf<R>>],
+        report: impl FnMut(&Info<R>) + Send,
+    ) -> Outcome<R> {
+        self.run(root, limits, mode, control, excluded, 1, report)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run(
+        &self,
+        root: &Root<R>,
+        limits: &Limits,
+        mode: Mode,
+        control: &SearchControl,
+        excluded: &[Move<BitsOf<R>>],
+        lines: usize,
         report: impl FnMut(&Info<R>) + Send,
     ) -> Outcome<R> {
         let started = Instant::now();
@@ -420,6 +451,7 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
             root,
             self.egdb.as_deref(),
             excluded,
+            lines,
         );
         let threads = self.threads;
         let mut histories = self.take_histories(threads).into_iter();

@@ -102,6 +102,9 @@ pub(super) struct Shared<'a, R: Rules, E: Evaluator<R>> {
     /// Root moves left out of this search (multi-PV searches the later lines without the
     /// earlier lines' first moves).
     excluded: &'a [Move<BitsOf<R>>],
+    /// Lines searched at each depth (multi-PV): each next one without the earlier ones' first
+    /// moves.
+    lines: usize,
     rules: std::marker::PhantomData<R>,
 }
 
@@ -118,6 +121,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Shared<'a, R, E> {
         root: &Root<R>,
         egdb: Option<&'a Egdb>,
         excluded: &'a [Move<BitsOf<R>>],
+        lines: usize,
     ) -> Self {
         let men = root.position.men(Color::White).count() + root.position.men(Color::Black).count();
         let full = 2 * R::MAX_PIECES_PER_SIDE;
@@ -145,6 +149,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Shared<'a, R, E> {
             finished: AtomicBool::new(false),
             egdb: egdb.map(|db| (db, super::egdb::probe_limit(db, &root.position))),
             excluded,
+            lines: lines.max(1),
             rules: std::marker::PhantomData,
         }
     }
@@ -178,6 +183,8 @@ pub(super) struct Searcher<'s, 'a, R: Rules, E: Evaluator<R>> {
     leaf_plies: u64,
     leaves: u64,
     root_depth: i32,
+    /// First moves of the lines already searched at this depth (multi-PV), left out at the root.
+    lines_found: Vec<Move<BitsOf<R>>>,
 }
 
 impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
@@ -208,6 +215,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             leaf_plies: 0,
             leaves: 0,
             root_depth: 0,
+            lines_found: Vec::new(),
         }
     }
 
@@ -234,6 +242,8 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         let mut pv = vec![best];
         let mut score = 0;
         let mut completed = 0;
+        // Multi-PV: each later line's score at the previous depth, its aspiration centre.
+        let mut line_scores = vec![0; shared.lines];
         let mut time = shared.time;
         let max_depth = shared
             .limits
@@ -261,6 +271,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             completed = depth;
             if self.id == 0 {
                 report(&Info {
+                    line: 1,
                     depth: depth as u32,
                     mean_depth: if self.leaves > 0 {
                         self.leaf_plies as f64 / self.leaves as f64
@@ -274,6 +285,9 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
                 });
             }
             if aborted || self.stopped || shared.should_stop() {
+                break;
+            }
+            if shared.lines > 1 && self.more_lines(root, depth, &pv, &mut line_scores, report) {
                 break;
             }
             if self.id == 0 && (self.node_limit_reached() || self.time_up_between_iterations(&time))
@@ -311,6 +325,63 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             elapsed: shared.started.elapsed(),
             pv,
         }
+    }
+
+    /// Multi-PV: the lines after the first at `depth`, each without the first moves of the lines
+    /// before it, reported (main thread) as each completes. Returns whether the search was
+    /// stopped in one of them.
+    fn more_lines(
+        &mut self,
+        root: &Root<R>,
+        depth: i32,
+        first: &[Move<BitsOf<R>>],
+        scores: &mut [Score],
+        report: &mut dyn FnMut(&Info<R>),
+    ) -> bool {
+        let shared = self.shared;
+        self.lines_found.clear();
+        self.lines_found.extend(first.first().copied());
+        let mut stopped = false;
+        for line in 1..shared.lines {
+            let left = root.position.legal_moves().iter().any(|mv| {
+                !shared.excluded.iter().any(|x| x.same_as(mv))
+                    && !self.lines_found.iter().any(|x| x.same_as(mv))
+            });
+            if !left {
+                break;
+            }
+            self.leaf_plies = 0;
+            self.leaves = 0;
+            let (value, aborted) =
+                self.aspiration(&root.position, root.counters, depth, scores[line]);
+            if aborted {
+                stopped = true;
+                break;
+            }
+            if self.pv_length[0] == 0 {
+                break;
+            }
+            scores[line] = value;
+            let pv = self.pv[0][..self.pv_length[0]].to_vec();
+            self.lines_found.push(pv[0]);
+            if self.id == 0 {
+                report(&Info {
+                    line: line + 1,
+                    depth: depth as u32,
+                    mean_depth: if self.leaves > 0 {
+                        self.leaf_plies as f64 / self.leaves as f64
+                    } else {
+                        f64::from(depth)
+                    },
+                    score: value,
+                    nodes: self.total_nodes(),
+                    elapsed: shared.started.elapsed(),
+                    pv,
+                });
+            }
+        }
+        self.lines_found.clear();
+        stopped
     }
 
     /// The history table, to carry over to the next search.
@@ -564,10 +635,12 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         if list.is_empty() {
             return Self::no_moves_score(ply);
         }
-        if ply == 0 && !self.shared.excluded.is_empty() {
+        if ply == 0 && self.excluding() {
             let mut kept = MoveList::new();
             for mv in list.iter() {
-                if !self.shared.excluded.iter().any(|x| x.same_as(mv)) {
+                if !self.shared.excluded.iter().any(|x| x.same_as(mv))
+                    && !self.lines_found.iter().any(|x| x.same_as(mv))
+                {
                     kept.push(*mv);
                 }
             }
@@ -744,17 +817,25 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         } else {
             Bound::Upper
         };
-        self.shared.table.store(
-            hash,
-            Entry {
-                hint: MoveHint::of(&best_move),
-                score: score::to_table(best_score, ply as i32) as i16,
-                eval: static_eval.map_or(NO_EVAL, |e| e as i16),
-                depth: depth.clamp(0, i32::from(u8::MAX)) as u8,
-                bound,
-            },
-        );
+        // A root searched without some of its moves has no true value to keep.
+        if ply > 0 || !self.excluding() {
+            self.shared.table.store(
+                hash,
+                Entry {
+                    hint: MoveHint::of(&best_move),
+                    score: score::to_table(best_score, ply as i32) as i16,
+                    eval: static_eval.map_or(NO_EVAL, |e| e as i16),
+                    depth: depth.clamp(0, i32::from(u8::MAX)) as u8,
+                    bound,
+                },
+            );
+        }
         best_score
+    }
+
+    /// Whether some root moves are left out (multi-PV, or moves excluded by the caller).
+    fn excluding(&self) -> bool {
+        !self.shared.excluded.is_empty() || !self.lines_found.is_empty()
     }
 
     /// Quiescence: resolve the compulsory captures; in a quiet position stand pat, unless the
