@@ -65,8 +65,8 @@ pub enum Goal {
     FirstKingWins,
 }
 
-/// Draw rules of a variant, in moves per player. `None` switches a rule off. Rules a rulebook has
-/// beyond these are documented with the variant's `DRAW_RULES`.
+/// Draw rules of a variant, in moves per player. `None` (or an empty list) switches a rule off.
+/// Rules a rulebook has beyond these are documented with the variant's `DRAW_RULES`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DrawRules {
     /// Occurrences of the same position with the same player to move that draw (FMJD art. 6.1).
@@ -78,6 +78,32 @@ pub struct DrawRules {
     pub three_against_king: Option<u32>,
     /// Further moves each in two kings, king + man, or king against a lone king (FMJD art. 6.4).
     pub two_against_king: Option<u32>,
+    /// Successive moves by each player without a capture; man moves and promotions do not restart
+    /// the count, only a capture does (Portuguese rules 3.2.a as given to us).
+    pub capture_free_moves: Option<u32>,
+    /// Further moves each when a side that has only kings, three or more, plays against a lone
+    /// king, counted from when that material arose (FMJD-64 art. 7.2.4; Pool's 13-move count).
+    /// Where the variant has it, this material is not the three-against-king ending of
+    /// [`Self::three_against_king`].
+    pub kings_against_king: Option<u32>,
+    /// Further moves each while three pieces, at least one a king, play against a lone king that
+    /// stands on the long diagonal, counted from when the lone king stands there in that material
+    /// (FMJD-64 art. 7.2.7).
+    pub lone_king_on_long_diagonal: Option<u32>,
+    /// Moves each while both sides have kings and the material stays the same (no capture, no
+    /// promotion), by the number of pieces on the board (FMJD-64 art. 7.2.6).
+    pub kings_on_both_sides: &'static [PieceCountLimit],
+}
+
+/// A move limit that holds for a range of piece counts (both sides together).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceCountLimit {
+    /// Fewest pieces on the board for which the limit holds.
+    pub min_pieces: u32,
+    /// Most pieces on the board for which the limit holds.
+    pub max_pieces: u32,
+    /// The limit, in moves per player.
+    pub moves: u32,
 }
 
 /// How the variant's game records write a result (PDN's result types).
@@ -89,12 +115,22 @@ pub enum ResultForm {
     International,
 }
 
-/// Only threefold repetition: the rule every rulebook has.
-pub const REPETITION_ONLY: DrawRules = DrawRules {
-    repetitions: Some(3),
+/// No draw rule at all: the base the variants' draw rules are written against.
+pub const NO_DRAW_RULES: DrawRules = DrawRules {
+    repetitions: None,
     king_moves: None,
     three_against_king: None,
     two_against_king: None,
+    capture_free_moves: None,
+    kings_against_king: None,
+    lone_king_on_long_diagonal: None,
+    kings_on_both_sides: &[],
+};
+
+/// Only threefold repetition: the rule every rulebook has.
+pub const REPETITION_ONLY: DrawRules = DrawRules {
+    repetitions: Some(3),
+    ..NO_DRAW_RULES
 };
 
 /// A variant's rules as a value. A variant that differs from another by a rule is written as
