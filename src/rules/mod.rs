@@ -24,7 +24,7 @@ pub use canadian::Canadian;
 pub use czech::Czech;
 pub use engine_variants::{Antidraughts, Breakthrough, Killer};
 pub use english::English;
-pub use german::German;
+pub use german::{German, GermanSheets};
 pub use international::International;
 pub use italian::Italian;
 pub use numbering::{Corner, Notation};
@@ -154,7 +154,7 @@ pub struct RuleSet {
     /// Whether kings move and capture over any distance ("flying kings").
     pub flying_kings: bool,
     /// Whether a capturing king must land on the square right behind the piece it takes (Thai,
-    /// German), rather than on any empty square behind it.
+    /// the German rule sheets), rather than on any empty square behind it.
     pub king_lands_behind: bool,
     /// Whether a king that ends its capture by taking a king must stop right behind that king
     /// (Killer draughts).
@@ -263,7 +263,10 @@ macro_rules! for_each_variant {
             Czech => [], "Czech draughts.";
             Portuguese => [], "Portuguese draughts.";
             Spanish => [], "Spanish draughts.";
-            German => ["dame"], "German draughts (Dame).";
+            German => ["dame"],
+                "German draughts (Dame) as the given variant table states it: White first, flying kings.";
+            GermanSheets => [],
+                "German draughts as the German rule sheets play it: Black first, kings land right behind.";
             Thai => [], "Thai draughts (mak-hot).";
             English => ["american", "checkers", "draughts"],
                 "English draughts / American checkers.";
@@ -404,6 +407,36 @@ mod tests {
         assert_eq!(Variant::Antidraughts.hub_name(), "losing");
         assert_eq!(Variant::Killer.hub_name(), "killer");
         assert_eq!(Variant::Canadian.hub_name(), Canadian::NAME);
+    }
+
+    #[test]
+    fn german_default_is_the_given_table_and_the_sheets_stay_available() {
+        assert_eq!(Variant::from_name("german"), Some(Variant::German));
+        assert_eq!(
+            Variant::from_name("german-sheets"),
+            Some(Variant::GermanSheets)
+        );
+        assert_eq!(German::FIRST_MOVER, Color::White);
+        assert_eq!(
+            (
+                German::FLYING_KINGS,
+                German::KING_LANDS_BEHIND,
+                German::MEN_CAPTURE_BACKWARDS
+            ),
+            (true, false, false)
+        );
+        assert_eq!(German::CAPTURE_PRECEDENCE, CapturePrecedence::Free);
+        assert_eq!(
+            (GermanSheets::FIRST_MOVER, GermanSheets::KING_LANDS_BEHIND),
+            (Color::Black, true)
+        );
+        // Both number the squares as English draughts does: 1 = b8, Black on 1-12.
+        for square in 1..=32 {
+            assert_eq!(
+                crate::notation::squares::number::<German>(square),
+                crate::notation::squares::number::<GermanSheets>(square)
+            );
+        }
     }
 
     #[test]
