@@ -52,6 +52,32 @@ fn walk<R: Rules>(
     }
 }
 
+/// Plays the first legal move (in generation order) that satisfies `pick`.
+fn play_first<R: Rules>(game: &mut Game<R>, pick: impl Fn(&Move<BitsOf<R>>) -> bool, what: &str) {
+    let mv = *game
+        .position()
+        .legal_moves()
+        .iter()
+        .find(|mv| pick(mv))
+        .unwrap_or_else(|| panic!("no move: {what}"));
+    game.play(&mv).expect("legal");
+}
+
+/// Walks (see [`walk`]) to one ply before `limit`, where the game must go on, then one ply more,
+/// where `reason` must draw it.
+fn drawn_exactly_at<R: Rules>(
+    game: &mut Game<R>,
+    limit: usize,
+    man_after: Option<u32>,
+    keep: impl Fn(&Position<R>) -> bool + Copy,
+    reason: DrawReason,
+) {
+    walk(game, limit - 1, man_after, keep);
+    assert_eq!(game.result(), None, "one ply before the limit: not yet");
+    walk(game, 1, man_after, keep);
+    assert_eq!(game.draw_reason(), Some(reason));
+}
+
 fn anything<R: Rules>(_: &Position<R>) -> bool {
     true
 }
@@ -83,24 +109,12 @@ fn portuguese_count_restarts_after_a_capture_only() {
     assert_eq!(g.counters().plies_until_draw(), Some(10));
     // A promotion is not a capture either: the count runs on.
     let mut g = game::<Portuguese>("W:WK1,26:BK4");
-    let promotion = *g
-        .position()
-        .legal_moves()
-        .iter()
-        .find(|mv| mv.is_promotion())
-        .expect("the man on 26 can promote");
-    g.play(&promotion).expect("legal");
+    play_first(&mut g, Move::is_promotion, "the man on 26 can promote");
     assert_eq!(g.counters().plies_until_draw(), Some(39));
     // A capture restarts it; the count starts at the next move.
     // The position of rule_positions R23: 32x4 takes the kings on 7 and 23.
     let mut g = game::<Portuguese>("W:W27,K32:B5,K7,K23,29,30");
-    let capture = *g
-        .position()
-        .legal_moves()
-        .iter()
-        .find(|mv| mv.is_capture())
-        .expect("32x4");
-    g.play(&capture).expect("legal");
+    play_first(&mut g, Move::is_capture, "32x4");
     assert_eq!(g.counters().plies_until_draw(), Some(40));
 }
 
@@ -125,10 +139,13 @@ fn russian_three_kings_against_a_lone_king_draw_after_15_moves() {
         g.counters().ending(),
         Some(LoneKingEnding::KingsAgainstKing)
     );
-    walk(&mut g, 29, None, lone_king_off_diagonal);
-    assert_eq!(g.result(), None, "14 moves and a half: not yet");
-    walk(&mut g, 1, None, lone_king_off_diagonal);
-    assert_eq!(g.draw_reason(), Some(DrawReason::KingsAgainstKing));
+    drawn_exactly_at(
+        &mut g,
+        30,
+        None,
+        lone_king_off_diagonal,
+        DrawReason::KingsAgainstKing,
+    );
 }
 
 #[test]
@@ -140,13 +157,7 @@ fn russian_three_kings_count_starts_when_the_third_king_is_crowned() {
         Some(LoneKingEnding::ThreeAgainstKing)
     );
     assert_eq!(g.counters().plies_until_ending_draw(), None);
-    let promotion = *g
-        .position()
-        .legal_moves()
-        .iter()
-        .find(|mv| mv.is_promotion())
-        .expect("g7 promotes");
-    g.play(&promotion).expect("legal");
+    play_first(&mut g, Move::is_promotion, "g7 promotes");
     assert_eq!(
         g.counters().ending(),
         Some(LoneKingEnding::KingsAgainstKing)
@@ -158,10 +169,13 @@ fn russian_three_kings_count_starts_when_the_third_king_is_crowned() {
 fn russian_lone_king_on_the_long_diagonal_draws_after_5_moves() {
     // King and two men against the lone king on d4, on the long diagonal a1-h8.
     let mut g = game::<Russian>("W:WKa5,g1,h2:BKd4");
-    walk(&mut g, 9, None, lone_king_on_diagonal);
-    assert_eq!(g.result(), None, "4 moves and a half: not yet");
-    walk(&mut g, 1, None, lone_king_on_diagonal);
-    assert_eq!(g.draw_reason(), Some(DrawReason::LongDiagonal));
+    drawn_exactly_at(
+        &mut g,
+        10,
+        None,
+        lone_king_on_diagonal,
+        DrawReason::LongDiagonal,
+    );
 }
 
 #[test]
@@ -184,11 +198,7 @@ fn russian_long_diagonal_count_ends_when_the_lone_king_leaves_it() {
 fn russian_kings_on_both_sides_draw_after_30_moves_in_four_pieces() {
     // Men move now and then, so 7.2.5 (15 moves of kings only) does not end the game first.
     let mut g = game::<Russian>("W:WKh2,a3:BKa7,h6");
-    walk(&mut g, 59, Some(20), anything);
-    assert!(g.counters().reversible_plies() < 30);
-    assert_eq!(g.result(), None, "29 moves and a half: not yet");
-    walk(&mut g, 1, Some(20), anything);
-    assert_eq!(g.draw_reason(), Some(DrawReason::KingsOnBothSides));
+    drawn_exactly_at(&mut g, 60, Some(20), anything, DrawReason::KingsOnBothSides);
 }
 
 // ----- Pool -----
@@ -196,8 +206,5 @@ fn russian_kings_on_both_sides_draw_after_30_moves_in_four_pieces() {
 #[test]
 fn pool_three_kings_against_one_draw_after_13_moves() {
     let mut g = game::<Pool>("W:WK30,K31,K32:BK2");
-    walk(&mut g, 25, None, anything);
-    assert_eq!(g.result(), None, "12 moves and a half: not yet");
-    walk(&mut g, 1, None, anything);
-    assert_eq!(g.draw_reason(), Some(DrawReason::KingsAgainstKing));
+    drawn_exactly_at(&mut g, 26, None, anything, DrawReason::KingsAgainstKing);
 }
