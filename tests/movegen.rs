@@ -10,8 +10,8 @@ use rafle::moves::MoveList;
 use rafle::notation::{fen, route};
 use rafle::position::Position;
 use rafle::rules::{
-    Antidraughts, BitsOf, Brazilian, Breakthrough, Canadian, Czech, English, German, International,
-    Italian, Killer, Pool, Portuguese, Rules, Russian, Spanish, Thai, Variant,
+    Antidraughts, BitsOf, Brazilian, Breakthrough, Canadian, Czech, English, German, GermanSheets,
+    International, Italian, Killer, Pool, Portuguese, Rules, Russian, Spanish, Thai, Variant,
 };
 use rafle::with_variant;
 use std::collections::BTreeSet;
@@ -101,8 +101,9 @@ fn rule_positions() {
         }
         checked.push(format!("{id}/{variant}"));
     }
-    // Every row but the 3 Frisian and 1 Turkish ones (R-F needs a move history).
-    assert_eq!(checked.len(), 36, "{checked:?}");
+    // Every row but the 3 Frisian and 1 Turkish ones (R-F needs a move history), and the 3 German
+    // rows of issue 17.
+    assert_eq!(checked.len(), 39, "{checked:?}");
 }
 
 /// A small deterministic generator (xorshift) so the games are the same on every run.
@@ -190,6 +191,7 @@ fn variants_agree_with_route_walker() {
     positions += compare_variant::<Spanish>("W:WK1,K2,9,10,11,12:BK31,K32,21,22,23,24", 200, 7);
     positions += compare_variant::<Portuguese>("W:WK1,K2,9,10,11,12:BK31,K32,21,22,23,24", 50, 8);
     positions += compare_variant::<German>(KINGS_8, 200, 9);
+    positions += compare_variant::<GermanSheets>(KINGS_8, 200, 14);
     positions += compare_variant::<Thai>("B:WK1,K2,5,6,7,8:BK31,K32,25,26,27,28", 200, 10);
     positions += compare_variant::<English>(KINGS_8, 200, 11);
     positions += compare_variant::<Italian>("W:WK29,K30,21,22,23,24:BK3,K4,9,10,11,12", 200, 12);

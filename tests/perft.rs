@@ -58,6 +58,8 @@ const SUPPORTED: &[(&str, usize)] = &[
     ("english", 62),
     ("thai_12man_nonstandard_setup", 26),
     ("canadian", 10),
+    ("german", 10),
+    ("german-sheets", 10),
 ];
 
 fn check<R: Rules>(row: &PerftRow) {
@@ -126,7 +128,7 @@ fn run(select: impl Fn(&PerftRow) -> bool + Sync) -> usize {
 #[test]
 fn data_file_has_every_supported_row() {
     let rows = perft_rows();
-    assert_eq!(rows.len(), 567);
+    assert_eq!(rows.len(), 587);
     for &(variant, expected) in SUPPORTED {
         assert_eq!(
             rows.iter().filter(|row| row.variant == variant).count(),

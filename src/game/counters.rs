@@ -33,11 +33,29 @@
 //! This is lidraughts' behaviour (strategygames `Standard.updatePositionHashes`): its clock restarts
 //! when a promotion gives a side its first king in a lone-king ending or when a capture creates the
 //! 6.3/6.4 material from more pieces, and otherwise runs on within the ending.
+//!
+//! # The other variants' counts
+//!
+//! Each is kept only for a variant whose [`DrawRules`] has the rule (a constant test, so the
+//! international game pays nothing for them):
+//!
+//! * **Moves without a capture** (Portuguese 3.2.a): plies since the last capture; man moves and
+//!   promotions do not restart it. A capture restarts it, and the count starts again at the next
+//!   move, so the draw comes 2 x 20 = 40 plies after the last capture.
+//! * **Kings against a lone king** (FMJD-64 art. 7.2.4, Pool's 13-move count): a lone-king ending of
+//!   its own ([`LoneKingEnding::KingsAgainstKing`]), counted like art. 6.3 from when the material
+//!   arose: a promotion that turns two kings and a man into three kings starts it.
+//! * **Lone king on the long diagonal** (FMJD-64 art. 7.2.7): plies since the lone king, against
+//!   three pieces with a king, stands on the long diagonal; its leaving the diagonal (or any other
+//!   material) ends the count, a promotion among the three pieces does not.
+//! * **Kings on both sides, material unchanged** (FMJD-64 art. 7.2.6): plies since the last capture
+//!   or promotion; the limit is that of the number of pieces, and holds while both sides have a
+//!   king.
 
-use crate::core::{BitBoard, Color};
+use crate::core::{BitBoard, Color, Direction, Geometry};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::rules::{BitsOf, Rules};
+use crate::rules::{BitsOf, DrawRules, Rules};
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -49,6 +67,9 @@ pub enum LoneKingEnding {
     ThreeAgainstKing,
     /// Art. 6.4: two kings, a king and a man, or a king against a lone king.
     TwoAgainstKing,
+    /// Three kings or more against a lone king, in a variant with a rule for that material
+    /// ([`DrawRules::kings_against_king`]; FMJD-64 art. 7.2.4, Pool).
+    KingsAgainstKing,
 }
 
 impl LoneKingEnding {
@@ -71,11 +92,61 @@ impl LoneKingEnding {
         };
         match (pieces, kings) {
             (_, 0) => None,
+            _ if R::DRAW_RULES.kings_against_king.is_some()
+                && kings == pieces
+                && pieces >= KINGS_AGAINST_KING_MIN =>
+            {
+                Some(LoneKingEnding::KingsAgainstKing)
+            }
             (1 | 2, _) => Some(LoneKingEnding::TwoAgainstKing),
             (3, _) => Some(LoneKingEnding::ThreeAgainstKing),
             _ => None,
         }
     }
+}
+
+/// Fewest kings of the strong side in the kings-against-a-lone-king ending (FMJD-64 art. 7.2.4:
+/// "three kings (or more)"; Pool: three kings).
+const KINGS_AGAINST_KING_MIN: u32 = 3;
+
+/// Pieces of the strong side against a lone king on the long diagonal (FMJD-64 art. 7.2.7).
+const LONG_DIAGONAL_STRONG_PIECES: u32 = 3;
+
+/// The long diagonal ("main line", FMJD art. 2.4): from White's bottom-left corner to Black's
+/// top-right corner (46-5 on the 10x10 board, a1-h8 on 8x8).
+pub fn long_diagonal<R: Rules>() -> BitsOf<R> {
+    let corner = (R::Geometry::SQUARES - R::Geometry::HALF + 1..=R::Geometry::SQUARES)
+        .filter_map(R::Geometry::bit_of)
+        .find(|&bit| R::Geometry::FILE_OF_BIT[bit as usize] == 0)
+        .expect("the bottom row has a square on the left edge");
+    R::Geometry::RAYS[corner as usize][Direction::UpRight as usize] | BitsOf::<R>::bit(corner)
+}
+
+/// Whether three pieces, at least one a king, play against a lone king that stands on the long
+/// diagonal (FMJD-64 art. 7.2.7).
+fn lone_king_on_long_diagonal<R: Rules>(position: &Position<R>) -> bool {
+    let is_lone =
+        |color: Color| position.pieces(color).count() == 1 && position.kings(color).count() == 1;
+    Color::BOTH.into_iter().any(|lone| {
+        let strong = !lone;
+        is_lone(lone)
+            && position.pieces(strong).count() == LONG_DIAGONAL_STRONG_PIECES
+            && position.kings(strong).any()
+            && (position.kings(lone) & long_diagonal::<R>()).any()
+    })
+}
+
+/// The limit, in plies, of [`DrawRules::kings_on_both_sides`] for a position, if it holds there.
+fn kings_on_both_sides_limit<R: Rules>(position: &Position<R>) -> Option<u16> {
+    let limits = R::DRAW_RULES.kings_on_both_sides;
+    if limits.is_empty() || Color::BOTH.iter().any(|&c| position.kings(c).is_empty()) {
+        return None;
+    }
+    let pieces = position.occupied().count();
+    limits
+        .iter()
+        .find(|limit| (limit.min_pieces..=limit.max_pieces).contains(&pieces))
+        .map(|limit| saturate(2 * limit.moves))
 }
 
 /// Why a game is drawn by rule.
@@ -89,16 +160,45 @@ pub enum DrawReason {
     ThreeAgainstKing,
     /// FMJD art. 6.4: 5 further moves each in a two-pieces-against-lone-king ending.
     TwoAgainstKing,
+    /// Portuguese art. 3.2.a: 20 moves each without a capture.
+    CaptureFree,
+    /// FMJD-64 art. 7.2.4 (Pool likewise): three kings or more have not caught a lone king in
+    /// time.
+    KingsAgainstKing,
+    /// FMJD-64 art. 7.2.7: three pieces have not won against a lone king on the long diagonal in
+    /// time.
+    LongDiagonal,
+    /// FMJD-64 art. 7.2.6: kings on both sides and no change of material in time.
+    KingsOnBothSides,
 }
 
 impl DrawReason {
-    /// The article of the FMJD rules.
+    /// The article of the rulebook: FMJD's for the rules of art. 6 (which the other variants'
+    /// counterparts share), the variant's own for the others.
     pub const fn article(self) -> &'static str {
         match self {
             DrawReason::Repetition => "6.1",
             DrawReason::KingMoves => "6.2",
             DrawReason::ThreeAgainstKing => "6.3",
             DrawReason::TwoAgainstKing => "6.4",
+            DrawReason::CaptureFree => "3.2.a",
+            DrawReason::KingsAgainstKing => "7.2.4",
+            DrawReason::LongDiagonal => "7.2.7",
+            DrawReason::KingsOnBothSides => "7.2.6",
+        }
+    }
+
+    /// The rulebook of [`Self::article`].
+    pub const fn rulebook(self) -> &'static str {
+        match self {
+            DrawReason::Repetition
+            | DrawReason::KingMoves
+            | DrawReason::ThreeAgainstKing
+            | DrawReason::TwoAgainstKing => "FMJD",
+            DrawReason::CaptureFree => "Portuguese rules",
+            DrawReason::KingsAgainstKing
+            | DrawReason::LongDiagonal
+            | DrawReason::KingsOnBothSides => "FMJD-64",
         }
     }
 }
@@ -110,8 +210,14 @@ impl fmt::Display for DrawReason {
             DrawReason::KingMoves => "king moves only, without man move or capture",
             DrawReason::ThreeAgainstKing => "move limit with three pieces against a lone king",
             DrawReason::TwoAgainstKing => "move limit with two pieces against a lone king",
+            DrawReason::CaptureFree => "move limit without a capture",
+            DrawReason::KingsAgainstKing => {
+                "move limit with three kings or more against a lone king"
+            }
+            DrawReason::LongDiagonal => "move limit against a lone king on the long diagonal",
+            DrawReason::KingsOnBothSides => "move limit with kings on both sides",
         };
-        write!(f, "{what} (FMJD art. {})", self.article())
+        write!(f, "{what} ({} art. {})", self.rulebook(), self.article())
     }
 }
 
@@ -125,6 +231,14 @@ pub struct DrawCounters<R: Rules> {
     reversible: u16,
     ending_plies: u16,
     ending: Option<LoneKingEnding>,
+    /// Plies since the last capture ([`DrawRules::capture_free_moves`]; 0 without the rule).
+    capture_free: u16,
+    /// Plies since the lone king stands on the long diagonal in art. 7.2.7's material.
+    long_diagonal: Option<u16>,
+    /// Plies since the last capture or promotion ([`DrawRules::kings_on_both_sides`]).
+    same_material: u16,
+    /// The art. 7.2.6 limit in plies for the current material, if it holds.
+    same_material_limit: Option<u16>,
     rules: PhantomData<R>,
 }
 
@@ -137,17 +251,36 @@ impl<R: Rules> DrawCounters<R> {
     }
 
     /// Counters with given counts, e.g. for a set-up position whose history is known, or a
-    /// test. `ending_plies` is ignored (0) when the position is not a lone-king ending.
+    /// test. `ending_plies` is ignored (0) when the position is not a lone-king ending. The other
+    /// variants' counts (moves without a capture, unchanged material, the lone king's stay on the
+    /// long diagonal) start at `reversible_plies` too: that many plies without a capture or man
+    /// move are also that many without a capture or promotion.
     pub fn with_plies(position: &Position<R>, reversible_plies: u32, ending_plies: u32) -> Self {
         let ending = LoneKingEnding::of(position);
+        let rules = R::DRAW_RULES;
+        let reversible = saturate(reversible_plies);
         DrawCounters {
-            reversible: saturate(reversible_plies),
+            reversible,
             ending_plies: if ending.is_some() {
                 saturate(ending_plies)
             } else {
                 0
             },
             ending,
+            capture_free: if rules.capture_free_moves.is_some() {
+                reversible
+            } else {
+                0
+            },
+            long_diagonal: (rules.lone_king_on_long_diagonal.is_some()
+                && lone_king_on_long_diagonal(position))
+            .then_some(reversible),
+            same_material: if rules.kings_on_both_sides.is_empty() {
+                0
+            } else {
+                reversible
+            },
+            same_material_limit: kings_on_both_sides_limit(position),
             rules: PhantomData,
         }
     }
@@ -178,10 +311,39 @@ impl<R: Rules> DrawCounters<R> {
             (None, 0)
         };
         debug_assert_eq!(ending, LoneKingEnding::of(after), "ending tracks material");
+        let rules: DrawRules = R::DRAW_RULES;
+        // Portuguese 3.2.a: only a capture restarts the count.
+        let capture_free = match rules.capture_free_moves {
+            Some(_) if !mv.is_capture() => self.capture_free.saturating_add(1),
+            _ => 0,
+        };
+        // Art. 7.2.7: the count runs while the lone king stays on the diagonal in that material.
+        let long_diagonal = match rules.lone_king_on_long_diagonal {
+            Some(_) if lone_king_on_long_diagonal(after) => Some(
+                self.long_diagonal
+                    .map_or(0, |plies| plies.saturating_add(1)),
+            ),
+            _ => None,
+        };
+        // Art. 7.2.6: a capture or a promotion changes the material and restarts the count.
+        let (same_material, same_material_limit) = if rules.kings_on_both_sides.is_empty() {
+            (0, None)
+        } else if mv.is_capture() || mv.is_promotion() {
+            (0, kings_on_both_sides_limit(after))
+        } else {
+            (
+                self.same_material.saturating_add(1),
+                self.same_material_limit,
+            )
+        };
         DrawCounters {
             reversible,
             ending_plies,
             ending,
+            capture_free,
+            long_diagonal,
+            same_material,
+            same_material_limit,
             rules: PhantomData,
         }
     }
@@ -216,7 +378,37 @@ impl<R: Rules> DrawCounters<R> {
             LoneKingEnding::TwoAgainstKing => rules
                 .two_against_king
                 .map(|moves| (2 * moves, DrawReason::TwoAgainstKing)),
+            LoneKingEnding::KingsAgainstKing => rules
+                .kings_against_king
+                .map(|moves| (2 * moves, DrawReason::KingsAgainstKing)),
         }
+    }
+
+    /// The other variants' counter rules (see the module documentation) that hold in the
+    /// position, as (plies counted, limit in plies, rule).
+    #[inline]
+    fn other_counts(&self) -> [Option<(u32, u32, DrawReason)>; 3] {
+        let rules = R::DRAW_RULES;
+        [
+            rules.capture_free_moves.map(|moves| {
+                (
+                    u32::from(self.capture_free),
+                    2 * moves,
+                    DrawReason::CaptureFree,
+                )
+            }),
+            rules
+                .lone_king_on_long_diagonal
+                .zip(self.long_diagonal)
+                .map(|(moves, plies)| (u32::from(plies), 2 * moves, DrawReason::LongDiagonal)),
+            self.same_material_limit.map(|limit| {
+                (
+                    u32::from(self.same_material),
+                    u32::from(limit),
+                    DrawReason::KingsOnBothSides,
+                )
+            }),
+        ]
     }
 
     /// The counter rule (art. 6.2, 6.3 or 6.4) by which the position is drawn, if any.
@@ -233,7 +425,12 @@ impl<R: Rules> DrawCounters<R> {
         }
         match R::DRAW_RULES.king_moves {
             Some(moves) if self.reversible_plies() >= 2 * moves => Some(DrawReason::KingMoves),
-            _ => None,
+            _ => self
+                .other_counts()
+                .into_iter()
+                .flatten()
+                .find(|&(count, limit, _)| count >= limit)
+                .map(|(_, _, reason)| reason),
         }
     }
 
@@ -257,10 +454,16 @@ impl<R: Rules> DrawCounters<R> {
             .king_moves
             .map(|moves| (2 * moves).saturating_sub(self.reversible_plies()));
         let ending = self.plies_until_ending_draw();
-        match (king_moves, ending) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        let others = self
+            .other_counts()
+            .into_iter()
+            .flatten()
+            .map(|(count, limit, _)| limit.saturating_sub(count));
+        [king_moves, ending]
+            .into_iter()
+            .flatten()
+            .chain(others)
+            .min()
     }
 }
 
@@ -274,6 +477,10 @@ impl<R: Rules> fmt::Debug for DrawCounters<R> {
             .field("reversible", &self.reversible)
             .field("ending", &self.ending)
             .field("ending_plies", &self.ending_plies)
+            .field("capture_free", &self.capture_free)
+            .field("long_diagonal", &self.long_diagonal)
+            .field("same_material", &self.same_material)
+            .field("same_material_limit", &self.same_material_limit)
             .finish()
     }
 }
@@ -298,6 +505,9 @@ impl<R: Rules> fmt::Display for DrawCounters<R> {
                 self.ending_plies(),
                 limit
             )?;
+        }
+        for (count, limit, reason) in self.other_counts().into_iter().flatten() {
+            write!(f, ", art. {} {count}/{limit} plies", reason.article())?;
         }
         Ok(())
     }

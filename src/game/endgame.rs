@@ -45,11 +45,13 @@ mod tables;
 
 pub use tables::{DEFAULT_MAX_KINGS, Distances, KingTables};
 
+pub use super::counters::long_diagonal;
+
 use super::counters::DrawCounters;
-use crate::core::{BitBoard, Color, Direction, Geometry};
+use crate::core::{BitBoard, Color};
 use crate::moves::MoveList;
 use crate::position::Position;
-use crate::rules::{BitsOf, Rules};
+use crate::rules::Rules;
 
 /// What is known about a position without searching it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -104,16 +106,6 @@ pub fn lone_king_verdict<R: Rules>(
         }
         _ => None,
     }
-}
-
-/// The long diagonal ("main line", FMJD art. 2.4): from White's bottom-left corner to Black's
-/// top-right corner (46-5 on the 10x10 board).
-pub fn long_diagonal<R: Rules>() -> BitsOf<R> {
-    let corner = (R::Geometry::SQUARES - R::Geometry::HALF + 1..=R::Geometry::SQUARES)
-        .filter_map(R::Geometry::bit_of)
-        .find(|&bit| R::Geometry::FILE_OF_BIT[bit as usize] == 0)
-        .expect("the bottom row has a square on the left edge");
-    R::Geometry::RAYS[corner as usize][Direction::UpRight as usize] | BitsOf::<R>::bit(corner)
 }
 
 /// King against king, no capture pending: drawn unless both kings are on the long diagonal (then
@@ -214,8 +206,9 @@ pub fn strong_wins_within<R: Rules>(position: &Position<R>, strong: Color, plies
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::Geometry;
     use crate::notation::fen;
-    use crate::rules::{Brazilian, International};
+    use crate::rules::{BitsOf, Brazilian, International};
 
     type I = International;
 

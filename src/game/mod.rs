@@ -250,3 +250,6 @@ pub fn move_number<R: Rules>(start_side: Color, ply: usize) -> (u32, bool) {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod variant_draw_tests;

@@ -15,7 +15,7 @@
 //!
 //! Variant behaviours, each behind a [`Rules`] constant so that it costs nothing elsewhere: men
 //! that may not take kings (Italian), kings that land right behind the piece they take (Thai,
-//! German), a king that must halt behind a king it takes last (Killer), pieces lifted as they are
+//! German rule sheets), a king that must halt behind a king it takes last (Killer), pieces lifted as they are
 //! jumped (Thai), and the precedence orders of [`CapturePrecedence`].
 
 use super::{Sides, forward, king_reach, nearest};

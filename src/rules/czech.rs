@@ -2,7 +2,9 @@
 //! rules; dctl czech.hpp cites damweb.cz; PDN GameType 29, `29,W,8,8,A0,0`).
 
 use super::international::INTERNATIONAL_RULES;
-use super::{CapturePrecedence, Corner, DrawRules, Notation, ResultForm, RuleSet, Rules};
+use super::{
+    CapturePrecedence, Corner, DrawRules, NO_DRAW_RULES, Notation, ResultForm, RuleSet, Rules,
+};
 use crate::core::Board8;
 
 /// Czech draughts on the 8x8 board.
@@ -30,8 +32,7 @@ impl Rules for Czech {
         draw_rules: DrawRules {
             repetitions: Some(3),
             king_moves: Some(15),
-            three_against_king: None,
-            two_against_king: None,
+            ..NO_DRAW_RULES
         },
         // Algebraic, `a1` in White's bottom-left corner (PDN `A0`).
         notation: Notation::Algebraic(Corner::BottomLeft),

@@ -5,7 +5,7 @@
 //! Breakthrough (gameType 96) and Antidraughts (98).
 
 use super::international::INTERNATIONAL_RULES;
-use super::{DrawRules, Goal, REPETITION_ONLY, RuleSet, Rules};
+use super::{Goal, NO_DRAW_RULES, REPETITION_ONLY, RuleSet, Rules};
 use crate::core::Board10;
 
 /// Killer draughts: international rules, except that a king whose capture ends by taking a
@@ -38,12 +38,7 @@ impl Rules for Breakthrough {
     const RULES: RuleSet = RuleSet {
         name: "breakthrough",
         pdn_game_type: None,
-        draw_rules: DrawRules {
-            repetitions: None,
-            king_moves: None,
-            three_against_king: None,
-            two_against_king: None,
-        },
+        draw_rules: NO_DRAW_RULES,
         goal: Goal::FirstKingWins,
         ..INTERNATIONAL_RULES
     };

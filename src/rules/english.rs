@@ -3,7 +3,9 @@
 //! checkers.hpp; PDN GameType 21, `21,B,8,8,N1,0`).
 
 use super::international::INTERNATIONAL_RULES;
-use super::{CapturePrecedence, Corner, DrawRules, Notation, ResultForm, RuleSet, Rules};
+use super::{
+    CapturePrecedence, Corner, DrawRules, NO_DRAW_RULES, Notation, ResultForm, RuleSet, Rules,
+};
 use crate::core::{Board8, Color};
 
 /// English draughts on the 8x8 board.
@@ -35,8 +37,7 @@ impl Rules for English {
         draw_rules: DrawRules {
             repetitions: Some(3),
             king_moves: Some(40),
-            three_against_king: None,
-            two_against_king: None,
+            ..NO_DRAW_RULES
         },
         // Numbers 1-32 from Black's bottom-right corner: 1 = b8 (seen from White), 32 = g1.
         notation: Notation::Numeric(Corner::BottomRight),

@@ -1,7 +1,9 @@
 //! International draughts: the FMJD rules (Annex 1, Official FMJD rules for international
 //! draughts, version November 2015). Article numbers below refer to that text.
 
-use super::{CapturePrecedence, Corner, DrawRules, Goal, Notation, ResultForm, RuleSet, Rules};
+use super::{
+    CapturePrecedence, Corner, DrawRules, Goal, NO_DRAW_RULES, Notation, ResultForm, RuleSet, Rules,
+};
 use crate::core::{Board10, Color};
 
 /// International draughts on the 10x10 board.
@@ -14,6 +16,7 @@ pub const FMJD_DRAW_RULES: DrawRules = DrawRules {
     king_moves: Some(25),
     three_against_king: Some(16),
     two_against_king: Some(5),
+    ..NO_DRAW_RULES
 };
 
 /// The FMJD rules (articles cited per rule), the rules of play the other variants are written

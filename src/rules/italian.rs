@@ -4,7 +4,9 @@
 //! same capture order). PDN GameType 22, `22,W,8,8,N2,1`.
 
 use super::international::INTERNATIONAL_RULES;
-use super::{CapturePrecedence, Corner, DrawRules, Notation, ResultForm, RuleSet, Rules};
+use super::{
+    CapturePrecedence, Corner, DrawRules, NO_DRAW_RULES, Notation, ResultForm, RuleSet, Rules,
+};
 use crate::core::{Board8, Color};
 
 /// Italian draughts on the 8x8 board.
@@ -39,8 +41,7 @@ impl Rules for Italian {
         draw_rules: DrawRules {
             repetitions: Some(4),
             king_moves: Some(40),
-            three_against_king: None,
-            two_against_king: None,
+            ..NO_DRAW_RULES
         },
         // Art. 2.4: numbered 1-32 left to right, row by row, from the top-left square seen from
         // White (a8); the board has a dark square at each player's right (art. 2.3), so a1 is not a

@@ -24,7 +24,7 @@ pub use canadian::Canadian;
 pub use czech::Czech;
 pub use engine_variants::{Antidraughts, Breakthrough, Killer};
 pub use english::English;
-pub use german::German;
+pub use german::{German, GermanSheets};
 pub use international::International;
 pub use italian::Italian;
 pub use numbering::{Corner, Notation};
@@ -65,8 +65,8 @@ pub enum Goal {
     FirstKingWins,
 }
 
-/// Draw rules of a variant, in moves per player. `None` switches a rule off. Rules a rulebook has
-/// beyond these are documented with the variant's `DRAW_RULES`.
+/// Draw rules of a variant, in moves per player. `None` (or an empty list) switches a rule off.
+/// Rules a rulebook has beyond these are documented with the variant's `DRAW_RULES`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DrawRules {
     /// Occurrences of the same position with the same player to move that draw (FMJD art. 6.1).
@@ -78,6 +78,32 @@ pub struct DrawRules {
     pub three_against_king: Option<u32>,
     /// Further moves each in two kings, king + man, or king against a lone king (FMJD art. 6.4).
     pub two_against_king: Option<u32>,
+    /// Successive moves by each player without a capture; man moves and promotions do not restart
+    /// the count, only a capture does (Portuguese rules 3.2.a as given to us).
+    pub capture_free_moves: Option<u32>,
+    /// Further moves each when a side that has only kings, three or more, plays against a lone
+    /// king, counted from when that material arose (FMJD-64 art. 7.2.4; Pool's 13-move count).
+    /// Where the variant has it, this material is not the three-against-king ending of
+    /// [`Self::three_against_king`].
+    pub kings_against_king: Option<u32>,
+    /// Further moves each while three pieces, at least one a king, play against a lone king that
+    /// stands on the long diagonal, counted from when the lone king stands there in that material
+    /// (FMJD-64 art. 7.2.7).
+    pub lone_king_on_long_diagonal: Option<u32>,
+    /// Moves each while both sides have kings and the material stays the same (no capture, no
+    /// promotion), by the number of pieces on the board (FMJD-64 art. 7.2.6).
+    pub kings_on_both_sides: &'static [PieceCountLimit],
+}
+
+/// A move limit that holds for a range of piece counts (both sides together).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceCountLimit {
+    /// Fewest pieces on the board for which the limit holds.
+    pub min_pieces: u32,
+    /// Most pieces on the board for which the limit holds.
+    pub max_pieces: u32,
+    /// The limit, in moves per player.
+    pub moves: u32,
 }
 
 /// How the variant's game records write a result (PDN's result types).
@@ -89,12 +115,22 @@ pub enum ResultForm {
     International,
 }
 
-/// Only threefold repetition: the rule every rulebook has.
-pub const REPETITION_ONLY: DrawRules = DrawRules {
-    repetitions: Some(3),
+/// No draw rule at all: the base the variants' draw rules are written against.
+pub const NO_DRAW_RULES: DrawRules = DrawRules {
+    repetitions: None,
     king_moves: None,
     three_against_king: None,
     two_against_king: None,
+    capture_free_moves: None,
+    kings_against_king: None,
+    lone_king_on_long_diagonal: None,
+    kings_on_both_sides: &[],
+};
+
+/// Only threefold repetition: the rule every rulebook has.
+pub const REPETITION_ONLY: DrawRules = DrawRules {
+    repetitions: Some(3),
+    ..NO_DRAW_RULES
 };
 
 /// A variant's rules as a value. A variant that differs from another by a rule is written as
@@ -118,7 +154,7 @@ pub struct RuleSet {
     /// Whether kings move and capture over any distance ("flying kings").
     pub flying_kings: bool,
     /// Whether a capturing king must land on the square right behind the piece it takes (Thai,
-    /// German), rather than on any empty square behind it.
+    /// the German rule sheets), rather than on any empty square behind it.
     pub king_lands_behind: bool,
     /// Whether a king that ends its capture by taking a king must stop right behind that king
     /// (Killer draughts).
@@ -227,7 +263,10 @@ macro_rules! for_each_variant {
             Czech => [], "Czech draughts.";
             Portuguese => [], "Portuguese draughts.";
             Spanish => [], "Spanish draughts.";
-            German => ["dame"], "German draughts (Dame).";
+            German => ["dame"],
+                "German draughts (Dame) as the given variant table states it: White first, flying kings.";
+            GermanSheets => [],
+                "German draughts as the German rule sheets play it: Black first, kings land right behind.";
             Thai => [], "Thai draughts (mak-hot).";
             English => ["american", "checkers", "draughts"],
                 "English draughts / American checkers.";
@@ -368,6 +407,36 @@ mod tests {
         assert_eq!(Variant::Antidraughts.hub_name(), "losing");
         assert_eq!(Variant::Killer.hub_name(), "killer");
         assert_eq!(Variant::Canadian.hub_name(), Canadian::NAME);
+    }
+
+    #[test]
+    fn german_default_is_the_given_table_and_the_sheets_stay_available() {
+        assert_eq!(Variant::from_name("german"), Some(Variant::German));
+        assert_eq!(
+            Variant::from_name("german-sheets"),
+            Some(Variant::GermanSheets)
+        );
+        assert_eq!(German::FIRST_MOVER, Color::White);
+        assert_eq!(
+            (
+                German::FLYING_KINGS,
+                German::KING_LANDS_BEHIND,
+                German::MEN_CAPTURE_BACKWARDS
+            ),
+            (true, false, false)
+        );
+        assert_eq!(German::CAPTURE_PRECEDENCE, CapturePrecedence::Free);
+        assert_eq!(
+            (GermanSheets::FIRST_MOVER, GermanSheets::KING_LANDS_BEHIND),
+            (Color::Black, true)
+        );
+        // Both number the squares as English draughts does: 1 = b8, Black on 1-12.
+        for square in 1..=32 {
+            assert_eq!(
+                crate::notation::squares::number::<German>(square),
+                crate::notation::squares::number::<GermanSheets>(square)
+            );
+        }
     }
 
     #[test]

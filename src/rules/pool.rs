@@ -2,8 +2,13 @@
 //! pool.hpp; PDN GameType 23, `23,B,8,8,N1,0`).
 
 use super::international::INTERNATIONAL_RULES;
-use super::{CapturePrecedence, Corner, Notation, REPETITION_ONLY, ResultForm, RuleSet, Rules};
+use super::{
+    CapturePrecedence, Corner, DrawRules, NO_DRAW_RULES, Notation, ResultForm, RuleSet, Rules,
+};
 use crate::core::{Board8, Color};
+
+/// Moves of the side with three kings against a lone king before the game is drawn.
+const POOL_KINGS_AGAINST_KING_MOVES: u32 = 13;
 
 /// Pool checkers on the 8x8 board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -28,9 +33,17 @@ impl Rules for Pool {
         // A man crossing the king row during a capture goes on as a man, crowned only if it ends
         // there (APCA rule 16 per dctl: `is_passing_promotion = false`).
         crown_during_capture: false,
-        // Threefold repetition (APCA tournament rules art. 26 per dctl). The same article's limit on
-        // reversible moves (dctl: 30, unit unverified) is left out until its text is checked.
-        draw_rules: REPETITION_ONLY,
+        // Threefold repetition (APCA tournament rules art. 26 per dctl). Three kings against one:
+        // the lone king must be caught within 13 moves of the strong side, counted from when the
+        // material arose (the APCA Playing Rules as summarised on Wikipedia's "Pool checkers"; rule
+        // 31 of Black and Waters' 1947 book as quoted on the playstrategy.org forum). dctl's limit
+        // of 30 reversible moves under the same art. 26 is left out: its unit (moves or plies) and
+        // its text are unverified.
+        draw_rules: DrawRules {
+            repetitions: Some(3),
+            kings_against_king: Some(POOL_KINGS_AGAINST_KING_MOVES),
+            ..NO_DRAW_RULES
+        },
         // Numbers 1-32 from Black's bottom-right corner: 1 = b8, 32 = g1 (PDN `N1` seen from Black).
         notation: Notation::Numeric(Corner::BottomRight),
         result_form: ResultForm::Default,

@@ -4,8 +4,48 @@
 //! `:`).
 
 use super::international::INTERNATIONAL_RULES;
-use super::{CapturePrecedence, Corner, DrawRules, Notation, ResultForm, RuleSet, Rules};
+use super::{
+    CapturePrecedence, Corner, DrawRules, NO_DRAW_RULES, Notation, PieceCountLimit, ResultForm,
+    RuleSet, Rules,
+};
 use crate::core::{Board8, Color};
+
+/// The draw rules of art. 7.2 (fmjd64.org "Rules of the game", as quoted in
+/// lidraughts/strategygames Russian.scala), each in moves per player:
+///
+/// * 7.2.3 threefold repetition (same player to move);
+/// * 7.2.4 three kings or more against a lone king: drawn if the strong side's 15th move, counted
+///   from when that material arose, does not capture the king;
+/// * 7.2.5 15 moves in which both players moved only kings, without a man move or a capture;
+/// * 7.2.6 both sides have kings and the material has not changed (no capture, no promotion): 30
+///   moves in 4- and 5-piece endings, 60 moves in 6- and 7-piece endings;
+/// * 7.2.7 three pieces with at least one king (three kings, two kings and a man, a king and two
+///   men) against a lone king on the long diagonal (a1-h8): drawn if the 5th move does not win,
+///   counted from when the lone king stands on the diagonal in that material;
+/// * 7.2.8 two kings, king and man, or king against a lone king: 5 moves.
+///
+/// Two kings and a man or a king and two men against a lone king off the long diagonal have no
+/// article of their own: 7.2.6 (4 pieces, 30 moves) and 7.2.5 govern them.
+const RUSSIAN_DRAW_RULES: DrawRules = DrawRules {
+    repetitions: Some(3),
+    king_moves: Some(15),
+    two_against_king: Some(5),
+    kings_against_king: Some(15),
+    lone_king_on_long_diagonal: Some(5),
+    kings_on_both_sides: &[
+        PieceCountLimit {
+            min_pieces: 4,
+            max_pieces: 5,
+            moves: 30,
+        },
+        PieceCountLimit {
+            min_pieces: 6,
+            max_pieces: 7,
+            moves: 60,
+        },
+    ],
+    ..NO_DRAW_RULES
+};
 
 /// Russian draughts on the 8x8 board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -30,18 +70,7 @@ impl Rules for Russian {
         // A man reaching the last row during a capture becomes a king at once and goes on capturing
         // as a king (rule 1.5.15 as cited by dctl).
         crown_during_capture: true,
-        // Art. 7.2.3 threefold repetition; 7.2.5 15 moves of each side with only kings moving and no
-        // capture; 7.2.4 three or more kings against a lone king: 15 moves (stored in the
-        // three-against-king slot, whose FMJD material condition is wider); 7.2.8 two kings, king +
-        // man or king against a lone king: 5 moves. Not yet expressible here: 7.2.6 (kings on both
-        // sides and unchanged material: 30 moves in 4-5 piece endings, 60 in 6-7 piece endings) and
-        // 7.2.7 (three pieces with a king against a lone king on the long diagonal: 5 moves).
-        draw_rules: DrawRules {
-            repetitions: Some(3),
-            king_moves: Some(15),
-            three_against_king: Some(15),
-            two_against_king: Some(5),
-        },
+        draw_rules: RUSSIAN_DRAW_RULES,
         // Algebraic, `a1` in White's bottom-left corner (PDN `A0`).
         notation: Notation::Algebraic(Corner::BottomLeft),
         capture_separator: ':',

@@ -6,19 +6,30 @@
 //! bottom-right corner (PDN GameTypes 24 and 28, `N1,1`; White on 1-12).
 
 use super::international::INTERNATIONAL_RULES;
-use super::{CapturePrecedence, Corner, DrawRules, Notation, ResultForm, RuleSet, Rules};
+use super::{
+    CapturePrecedence, Corner, DrawRules, NO_DRAW_RULES, Notation, ResultForm, RuleSet, Rules,
+};
 use crate::core::Board8;
 
-/// Portuguese rules 3.2.a-c: 3.2.c threefold repetition; 3.2.a 20 moves by each player without a
-/// capture or a promotion (stored in the king-move slot, which also counts man moves as
-/// progress); 3.2.b 12 moves once it is three kings against one with one of the three on the long
-/// diagonal (not yet expressible here).
+/// The Portuguese draw rules (Federação Portuguesa de Damas, "Regras Damas Clássicas", art. 3.2):
+///
+/// * 3.2.a, as the rules we were given state it: "the game is drawn when each player has made 20
+///   moves without either making a capture; after a capture the count starts again at the next
+///   move". Only a capture restarts the count: man moves and promotions do not (lidraughts'
+///   Portuguese.scala, quoting the article as "without a capture or promotion", restarts it on
+///   promotions too; the given text is followed).
+/// * 3.2.b, 12 moves once it is three kings against one with one of the three on the long
+///   diagonal: not yet expressed here (the long-diagonal rule of [`DrawRules`] is the Russian one,
+///   about the lone king).
+/// * 3.2.c, threefold repetition.
 const PORTUGUESE_DRAW_RULES: DrawRules = DrawRules {
     repetitions: Some(3),
-    king_moves: Some(20),
-    three_against_king: None,
-    two_against_king: None,
+    capture_free_moves: Some(PORTUGUESE_CAPTURE_FREE_MOVES),
+    ..NO_DRAW_RULES
 };
+
+/// Art. 3.2.a: moves by each player without a capture that draw the game.
+const PORTUGUESE_CAPTURE_FREE_MOVES: u32 = 20;
 
 /// Portuguese draughts (damas clássicas), PDN GameType 28.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -159,6 +159,7 @@ fn fits_fresh_count<R: Rules>(plies: u8, ending: Option<LoneKingEnding>) -> bool
     let moves = match ending {
         Some(LoneKingEnding::ThreeAgainstKing) => rules.three_against_king,
         Some(LoneKingEnding::TwoAgainstKing) => rules.two_against_king,
+        Some(LoneKingEnding::KingsAgainstKing) => rules.kings_against_king,
         None => rules.king_moves,
     };
     moves.is_none_or(|moves| u32::from(plies) <= 2 * moves)
