@@ -256,13 +256,18 @@ fn a_game_against_the_engine_over_the_socket() {
     send(&mut socket, &json!({"type": "undo"}));
     let back = until(&mut socket, "state", |_| true);
     assert_eq!(back["position"]["moves"], "");
+    send(&mut socket, &json!({"type": "redo"}));
+    let again = until(&mut socket, "state", |_| true);
+    assert_eq!(again["position"]["moves"], "1. 32-28");
     // The game as PDN, and back.
     send(
         &mut socket,
         &json!({"type": "load_pdn", "text": "[Event \"t\"]\n1. 32-28 19-23 2. 28x19 14x23 *"}),
     );
-    let loaded = until(&mut socket, "state", |_| true);
-    assert_eq!(loaded["position"]["moves"], "1. 32-28 19-23 2. 28x19 14x23");
+    // (Rafle's reply to the move played again may come first.)
+    until(&mut socket, "state", |s| {
+        s["position"]["moves"] == "1. 32-28 19-23 2. 28x19 14x23"
+    });
     send(&mut socket, &json!({"type": "save_pdn"}));
     let pdn = until(&mut socket, "pdn", |_| true);
     assert!(
@@ -270,6 +275,14 @@ fn a_game_against_the_engine_over_the_socket() {
             .as_str()
             .is_some_and(|t| t.contains("28x19 14x23"))
     );
+    // A game of another variant switches the tab to it.
+    send(
+        &mut socket,
+        &json!({"type": "load_pdn", "text": "[GameType \"25\"]\n1. c3-d4 *"}),
+    );
+    let russian = until(&mut socket, "state", |_| true);
+    assert_eq!(russian["position"]["variant"], "russian", "{russian}");
+    assert_eq!(russian["position"]["moves"], "1. c3-d4");
     // A game that ends by the rules says why.
     send(
         &mut socket,

@@ -23,6 +23,8 @@ pub enum Request {
     },
     /// Take back the last move (in play, back to the user's last turn).
     Undo,
+    /// Play again the last move taken back (to step through a loaded game).
+    Redo,
     /// Show the board from the other side.
     Flip,
     /// How the engine takes part.
@@ -126,6 +128,8 @@ pub enum Reply {
         seconds: f64,
         /// Whether the engine is searching.
         thinking: bool,
+        /// Whether a move taken back can be played again.
+        forward: bool,
         /// Whether the board is seen from Black.
         flipped: bool,
     },

@@ -73,6 +73,8 @@ struct Tab {
     seconds: f64,
     flipped: bool,
     search: Option<Search>,
+    /// Moves taken back, the last one first to play again (Hub texts).
+    redo: Vec<String>,
     /// Number of the current search: events of older ones are ignored.
     generation: u64,
     events: Events,
@@ -97,6 +99,7 @@ pub async fn run(mut socket: WebSocket) {
         seconds: DEFAULT_SECONDS,
         flipped: false,
         search: None,
+        redo: Vec::new(),
         generation: 0,
         events: Events {
             info: info_sender,
@@ -187,6 +190,7 @@ impl Tab {
                 let variant = Variant::from_name(&variant)
                     .ok_or_else(|| ServeError::Request(format!("unknown variant '{variant}'")))?;
                 self.stop().await;
+                self.redo.clear();
                 if variant == self.table.variant() {
                     self.table.new_game(fen.as_deref())?;
                 } else {
@@ -200,16 +204,24 @@ impl Tab {
                     return Err(ServeError::Request("it is not your turn".to_string()));
                 }
                 self.stop().await;
-                self.table.play(&id)?;
+                self.play(&id)?;
             }
             Request::Undo => {
                 self.stop().await;
-                self.table.undo();
+                self.take_back();
                 // In play the user takes back to a position where it is the user's turn.
                 while self.mode == EngineMode::Play
                     && self.table.side_to_move() == self.engine
-                    && self.table.undo()
+                    && self.take_back()
                 {}
+            }
+            Request::Redo => {
+                let id = self
+                    .redo
+                    .pop()
+                    .ok_or_else(|| ServeError::Request("no move to play again".to_string()))?;
+                self.stop().await;
+                self.table.play(&id)?;
             }
             Request::Flip => {
                 self.flipped = !self.flipped;
@@ -243,7 +255,16 @@ impl Tab {
             }
             Request::LoadPdn { text } => {
                 self.stop().await;
-                self.table.load_pdn(&text)?;
+                if let Err(error) = self.table.load_pdn(&text) {
+                    // A game of another variant (its GameType tag says which) switches to it.
+                    let Some(variant) = super::table::variant_of_pdn(&text) else {
+                        return Err(error);
+                    };
+                    let mut table = new_table(variant)?;
+                    table.load_pdn(&text)?;
+                    self.table = table;
+                }
+                self.redo.clear();
             }
             Request::SavePdn => {
                 let (white, black) = match (self.mode, self.engine) {
@@ -271,7 +292,7 @@ impl Tab {
                 // An analysis that ran its time stays ended until the position changes.
                 if self.mode == EngineMode::Play {
                     if let Some(best) = best
-                        && let Err(error) = self.table.play(&best)
+                        && let Err(error) = self.play(&best)
                     {
                         log::error!("the engine's move was refused: {error}");
                     }
@@ -281,6 +302,25 @@ impl Tab {
             }
             _ => Vec::new(),
         }
+    }
+
+    /// Plays a move; the moves taken back stay to play again only if it is the next of them.
+    fn play(&mut self, id: &str) -> Result<(), ServeError> {
+        self.table.play(id)?;
+        if self.redo.last().is_some_and(|next| next == id) {
+            self.redo.pop();
+        } else {
+            self.redo.clear();
+        }
+        Ok(())
+    }
+
+    /// Takes back one move, keeping it to play again; false at the start.
+    fn take_back(&mut self) -> bool {
+        let undone = self.table.undo();
+        let any = undone.is_some();
+        self.redo.extend(undone);
+        any
     }
 
     fn user_may_move(&self) -> bool {
@@ -334,6 +374,7 @@ impl Tab {
             engine: side_name(self.engine),
             seconds: self.seconds,
             thinking: self.search.is_some(),
+            forward: !self.redo.is_empty(),
             flipped: self.flipped,
         }
     }

@@ -70,8 +70,8 @@ pub trait Table: Send {
     fn pdn(&self, white: &str, black: &str) -> String;
     /// Plays a move given as Hub text (the ids of [`LegalMove`]), if legal.
     fn play(&mut self, text: &str) -> Result<(), ServeError>;
-    /// Takes back the last move; false at the start of the game.
-    fn undo(&mut self) -> bool;
+    /// Takes back the last move, giving its Hub text; `None` at the start of the game.
+    fn undo(&mut self) -> Option<String>;
     /// Moves played.
     fn ply_count(&self) -> usize;
     /// The side to move.
@@ -188,8 +188,8 @@ impl<R: Rules> Table for VariantTable<R> {
             .map_err(|error| ServeError::Move(move_text.to_string(), error.to_string()))
     }
 
-    fn undo(&mut self) -> bool {
-        self.game.undo().is_some()
+    fn undo(&mut self) -> Option<String> {
+        self.game.undo().map(|mv| text::hub::<R>(&mv))
     }
 
     fn ply_count(&self) -> usize {
@@ -270,6 +270,14 @@ impl<R: Rules> Table for VariantTable<R> {
     }
 }
 
+/// The first variant, in the order they are listed, that reads the first game of a PDN text.
+pub fn variant_of_pdn(pdn_text: &str) -> Option<Variant> {
+    Variant::ALL
+        .iter()
+        .copied()
+        .find(|&variant| with_variant!(variant, R => pdn::read_game::<R>(pdn_text).is_ok()))
+}
+
 /// The colour's name as the page shows it.
 pub fn side_name(side: Color) -> &'static str {
     match side {
@@ -314,8 +322,8 @@ mod tests {
         table.play(&first).expect("a legal move");
         assert_eq!(table.ply_count(), 1);
         assert!(table.play("nonsense").is_err());
-        assert!(table.undo());
-        assert!(!table.undo());
+        assert_eq!(table.undo(), Some(first));
+        assert_eq!(table.undo(), None);
         assert!(table.new_game(Some("W:W99:B1")).is_err());
         table
             .new_game(Some("[FEN \"W:W31:B1\"]"))

@@ -79,6 +79,7 @@ function render() {
   }
   $("bar").classList.toggle("flipped", state.flipped);
   $("moves").textContent = position.moves || "–";
+  $("redo").disabled = !state.forward;
   const result = $("result");
   result.hidden = !state.result;
   result.textContent = state.result ? "Game over: " + state.result : "";
@@ -209,6 +210,7 @@ $("set-fen").addEventListener("click", () =>
   send({ type: "new", variant: $("variant").value, fen: $("fen").value }),
 );
 $("undo").addEventListener("click", () => send({ type: "undo" }));
+$("redo").addEventListener("click", () => send({ type: "redo" }));
 $("flip").addEventListener("click", () => send({ type: "flip" }));
 $("save").addEventListener("click", () => send({ type: "save_pdn" }));
 $("load").addEventListener("change", (event) => {
