@@ -243,8 +243,9 @@ fn a_game_against_the_engine_over_the_socket() {
         legal(&thinking).is_empty(),
         "no moves for the user while the engine thinks"
     );
-    // A move out of turn is refused; the engine goes on.
-    send(&mut socket, &json!({"type": "move", "id": "31-27"}));
+    // A move out of turn is refused; the engine goes on. (A Black move: should the engine have
+    // replied already, it is illegal for White and refused all the same.)
+    send(&mut socket, &json!({"type": "move", "id": "19-23"}));
     until(&mut socket, "error", |_| true);
     let replied = until(&mut socket, "state", |s| s["thinking"] == false);
     let movetext = replied["position"]["moves"].as_str().expect("moves");

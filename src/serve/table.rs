@@ -22,8 +22,8 @@ use tokio::sync::mpsc;
 /// Transposition table of each tab's engine, in MiB: small, since a page may hold several tabs
 /// and a move takes seconds, not hours.
 pub const TABLE_MB: usize = 32;
-/// Score (centi-men, White's view) at which the evaluation bar is three quarters full: about
-/// the advantage of a man and a half, which most players win.
+/// Score (centi-men, White's view) at which the evaluation bar is about three quarters full: a
+/// man and a half ahead, which most players win.
 const BAR_SCALE: f64 = 150.0;
 /// Name of the search threads, as `ps` and the logs show them.
 const THREAD_NAME: &str = "serve-search";
