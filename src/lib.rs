@@ -38,4 +38,5 @@ pub mod rules;
 pub mod score;
 pub mod score_text;
 pub mod search;
+pub mod serve;
 pub mod tt;

@@ -15,6 +15,7 @@ mod moves;
 pub mod multipv;
 pub mod openings;
 mod perft;
+pub mod serve;
 
 use crate::book::Book;
 use crate::player::options;
@@ -66,6 +67,8 @@ pub enum Command {
     Perft(perft::PerftArgs),
     /// List the legal moves of a position (or of FENs read from standard input, one a line).
     Moves(moves::MovesArgs),
+    /// Play and analyse in the browser: a page on localhost with the engine behind it.
+    Serve(serve::ServeArgs),
 }
 
 /// Parses the command line, runs the subcommand and returns the process exit status.
@@ -82,7 +85,7 @@ pub fn run() -> ExitCode {
     }
     if !matches!(
         cli.command,
-        Command::Dxp(_) | Command::Hub | Command::Match(_)
+        Command::Dxp(_) | Command::Hub | Command::Match(_) | Command::Serve(_)
     ) {
         end_quietly_when_stdout_closes();
     }
@@ -99,6 +102,7 @@ pub fn run() -> ExitCode {
         Command::Openings(args) => openings::run(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Moves(args) => moves::run(&args),
+        Command::Serve(args) => serve::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -119,7 +123,7 @@ pub(crate) fn checked_hash(megabytes: u64) -> Result<usize, String> {
 /// | head`), instead of panicking on the failed `println!`: Rust ignores SIGPIPE by default, and
 /// this gives it back its default action. Not for `hub`, `dxp` and `match`, which talk to peers
 /// through pipes and sockets and must see a closed one as an error to handle (a crashed engine
-/// is a lost game, not the end of the match).
+/// is a lost game, not the end of the match), nor for `serve`, whose tabs may close at any time.
 fn end_quietly_when_stdout_closes() {
     #[cfg(unix)]
     {

@@ -225,9 +225,11 @@ fn squares<R: Rules>(out: &mut String, layout: &Layout, numbers: bool) {
     for square in 1..=R::Geometry::SQUARES {
         let (file, rank) = numbering::coordinates::<R::Geometry>(square, R::MIRRORED_BOARD);
         let (x, y) = layout.corner(file, rank);
+        // The bit lets a page that shows the diagram tell which square was clicked.
+        let bit = R::Geometry::bit_of(square).unwrap_or_default();
         let _ = writeln!(
             out,
-            r#"<rect class="square" x="{x}" y="{y}" width="{size}" height="{size}" fill="{DARK_SQUARE}"/>"#
+            r#"<rect class="square" data-bit="{bit}" x="{x}" y="{y}" width="{size}" height="{size}" fill="{DARK_SQUARE}"/>"#
         );
         if numbers {
             let font = (size * NUMBER_SIZE).round();
@@ -257,7 +259,7 @@ fn pieces<R: Rules>(out: &mut String, layout: &Layout, position: &Position<R>) {
             let kind = if king { "king" } else { "man" };
             let _ = writeln!(
                 out,
-                r#"<g class="piece {name} {kind}"><circle cx="{cx}" cy="{cy}" r="{}" fill="{fill}" stroke="{PIECE_EDGE}" stroke-width="{}"/><circle cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="{rim}" stroke-width="{}"/>"#,
+                r#"<g class="piece {name} {kind}" data-bit="{bit}"><circle cx="{cx}" cy="{cy}" r="{}" fill="{fill}" stroke="{PIECE_EDGE}" stroke-width="{}"/><circle cx="{cx}" cy="{cy}" r="{}" fill="none" stroke="{rim}" stroke-width="{}"/>"#,
                 size * PIECE_RADIUS,
                 size * 0.03,
                 size * RIM_RADIUS,

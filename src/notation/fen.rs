@@ -33,6 +33,22 @@ pub enum FenError {
     Position(#[from] PositionError),
 }
 
+/// The FEN inside a pasted `[FEN "..."]` tag (any case, with or without other tags pasted
+/// along, such as `[SetUp "1"]`), or the text itself when it is no tag.
+pub fn unwrap_tag(text: &str) -> &str {
+    let trimmed = text.trim();
+    if !trimmed.starts_with('[') {
+        return trimmed;
+    }
+    let lower = trimmed.to_ascii_lowercase();
+    let Some(start) = lower.find("[fen") else {
+        return trimmed;
+    };
+    let inner = &trimmed[start + "[fen".len()..];
+    let inner = inner.split(']').next().unwrap_or(inner);
+    inner.trim()
+}
+
 /// Reads a FEN into a position of the variant `R`.
 ///
 /// # Errors

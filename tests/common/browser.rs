@@ -10,7 +10,7 @@ const CHROMIUM_PATHS: [&str; 2] = ["/usr/bin/chromium", "/usr/bin/chromium-brows
 /// Longest a page may take to render before the test fails.
 const RENDER_TIMEOUT: Duration = Duration::from_secs(60);
 /// The flags this sandbox needs (root, no GPU, a closed network; see `.ci/run`).
-const FLAGS: [&str; 9] = [
+pub const FLAGS: [&str; 9] = [
     "--headless",
     "--no-sandbox",
     "--disable-gpu",
@@ -113,9 +113,12 @@ pub fn screenshot(chromium: &Path, page: &Path, png: &Path, width: u32, height: 
             format!("file://{}", page.display()),
         ],
     );
-    let decoder = png::Decoder::new(std::io::BufReader::new(
-        std::fs::File::open(png).expect("screenshot written"),
-    ));
+    decode(&std::fs::read(png).expect("screenshot written"))
+}
+
+/// Decodes a PNG screenshot.
+pub fn decode(png_bytes: &[u8]) -> Screenshot {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
     let mut reader = decoder.read_info().expect("a PNG");
     let mut buffer = vec![0; reader.output_buffer_size().expect("buffer size")];
     let info = reader.next_frame(&mut buffer).expect("PNG frame");

@@ -5,6 +5,8 @@
 
 pub mod browser;
 pub mod hub;
+pub mod server;
+pub mod webdriver;
 
 use std::path::PathBuf;
 

@@ -1,0 +1,234 @@
+// The page of `rafle serve`: it draws what the server sends and sends what the user does. The
+// rules live on the server: the page only offers the legal moves the server listed.
+"use strict";
+
+// Longest PDN file sent to the server, in bytes (the server's own limit is larger: the JSON
+// around the text and its escapes need room).
+const MAX_PDN_BYTES = 128 * 1024;
+
+const $ = (id) => document.getElementById(id);
+let socket = null;
+let state = null;
+let selected = null;
+let lastInfo = null;
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  socket = new WebSocket(scheme + location.host + "/ws");
+  socket.onmessage = (event) => handle(JSON.parse(event.data));
+  socket.onclose = () => {
+    $("status").textContent = "Disconnected from Rafle: reload the page.";
+  };
+}
+
+function send(request) {
+  showError(null);
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(request));
+  }
+}
+
+function handle(message) {
+  switch (message.type) {
+    case "hello":
+      fillVariants(message.variants);
+      $("seconds").min = message.seconds[0];
+      $("seconds").max = message.seconds[1];
+      break;
+    case "state":
+      state = message;
+      render();
+      break;
+    case "info":
+      showInfo(message);
+      break;
+    case "pdn":
+      download(message.text);
+      break;
+    case "error":
+      showError(message.message);
+      break;
+  }
+}
+
+function fillVariants(variants) {
+  const select = $("variant");
+  select.replaceChildren(
+    ...variants.map((variant) => {
+      const option = document.createElement("option");
+      option.value = variant.name;
+      option.textContent = variant.name;
+      return option;
+    }),
+  );
+}
+
+function capitalised(word) {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+function render() {
+  const position = state.position;
+  selected = null;
+  $("board").innerHTML = position.svg;
+  $("variant").value = position.variant;
+  $("engine").value = state.engine;
+  $("seconds").value = state.seconds;
+  for (const radio of document.querySelectorAll("input[name=mode]")) {
+    radio.checked = radio.value === state.mode;
+  }
+  $("bar").classList.toggle("flipped", state.flipped);
+  $("moves").textContent = position.moves || "–";
+  $("redo").disabled = !state.forward;
+  const result = $("result");
+  result.hidden = !state.result;
+  result.textContent = state.result ? "Game over: " + state.result : "";
+  let status = capitalised(position.side) + " to move";
+  if (state.thinking && state.mode === "play") {
+    status += ": Rafle is thinking…";
+  } else if (state.thinking) {
+    status += ": Rafle is analysing…";
+  } else if (position.legal.length > 0) {
+    status += ": your move";
+  }
+  $("status").textContent = state.result ? "" : status;
+  document.body.dataset.fen = position.fen;
+  document.body.dataset.plies = position.moves.split(" ").filter((w) => w && !w.endsWith(".")).length;
+  $("choices").hidden = true;
+  highlight();
+}
+
+function squareAt(bit) {
+  return $("board").querySelector(`rect.square[data-bit="${bit}"]`);
+}
+
+function highlight() {
+  for (const square of $("board").querySelectorAll("rect.square")) {
+    square.classList.remove("selected", "target", "movable");
+  }
+  if (!state) {
+    return;
+  }
+  for (const move of state.position.legal) {
+    const from = squareAt(move.from);
+    if (from && selected === null) {
+      from.classList.add("movable");
+    }
+  }
+  if (selected !== null) {
+    squareAt(selected)?.classList.add("selected");
+    for (const move of state.position.legal.filter((m) => m.from === selected)) {
+      squareAt(move.to)?.classList.add("target");
+    }
+  }
+}
+
+function clicked(event) {
+  const element = event.target.closest("[data-bit]");
+  if (!element || !state) {
+    return;
+  }
+  const bit = Number(element.dataset.bit);
+  const legal = state.position.legal;
+  if (selected !== null) {
+    const moves = legal.filter((m) => m.from === selected && m.to === bit);
+    if (moves.length === 1) {
+      play(moves[0]);
+      return;
+    }
+    if (moves.length > 1) {
+      chooseRoute(moves);
+      return;
+    }
+  }
+  selected = legal.some((m) => m.from === bit) && selected !== bit ? bit : null;
+  $("choices").hidden = true;
+  highlight();
+}
+
+function play(move) {
+  selected = null;
+  $("choices").hidden = true;
+  send({ type: "move", id: move.id });
+}
+
+// Captures that start and end on the same squares but take different pieces: the user picks.
+function chooseRoute(moves) {
+  const choices = $("choices");
+  const label = document.createElement("p");
+  label.textContent = "Which capture?";
+  choices.replaceChildren(
+    label,
+    ...moves.map((move) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = move.long;
+      button.addEventListener("click", () => play(move));
+      return button;
+    }),
+  );
+  choices.hidden = false;
+}
+
+function showInfo(info) {
+  lastInfo = info;
+  $("bar-white").style.height = (info.bar * 100).toFixed(1) + "%";
+  document.body.dataset.bar = info.bar.toFixed(3);
+  $("score").textContent = info.score + " for " + info.side;
+  $("depth").textContent = `depth ${info.depth}, ${info.nodes} nodes`;
+  $("pv").textContent = info.pv;
+}
+
+function showError(message) {
+  const error = $("error");
+  error.hidden = !message;
+  error.textContent = message || "";
+}
+
+function download(text) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type: "application/x-pdn" }));
+  link.download = "rafle.pdn";
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
+function settings() {
+  const mode = document.querySelector("input[name=mode]:checked").value;
+  send({
+    type: "settings",
+    mode,
+    engine: $("engine").value,
+    seconds: Number($("seconds").value),
+  });
+}
+
+$("board").addEventListener("click", clicked);
+$("new").addEventListener("click", () => send({ type: "new", variant: $("variant").value }));
+$("variant").addEventListener("change", () => send({ type: "new", variant: $("variant").value }));
+$("set-fen").addEventListener("click", () =>
+  send({ type: "new", variant: $("variant").value, fen: $("fen").value }),
+);
+$("undo").addEventListener("click", () => send({ type: "undo" }));
+$("redo").addEventListener("click", () => send({ type: "redo" }));
+$("flip").addEventListener("click", () => send({ type: "flip" }));
+$("save").addEventListener("click", () => send({ type: "save_pdn" }));
+$("load").addEventListener("change", (event) => {
+  const file = event.target.files[0];
+  event.target.value = "";
+  if (!file) {
+    return;
+  }
+  if (file.size > MAX_PDN_BYTES) {
+    showError(`${file.name}: larger than ${MAX_PDN_BYTES / 1024} KiB`);
+    return;
+  }
+  file.text().then((text) => send({ type: "load_pdn", text }));
+});
+for (const input of document.querySelectorAll("input[name=mode]")) {
+  input.addEventListener("change", settings);
+}
+$("engine").addEventListener("change", settings);
+$("seconds").addEventListener("change", settings);
+
+connect();

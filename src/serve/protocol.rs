@@ -1,0 +1,148 @@
+//! The messages of the page's WebSocket, as JSON: what the page asks (`Request`) and what the
+//! server tells it (`Reply`). Every request is answered by the new state or by an error, so the
+//! page never waits on a request the server did not understand.
+
+use serde::{Deserialize, Serialize};
+
+/// What the page asks.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Request {
+    /// A new game of `variant` from its start position or from `fen`.
+    New {
+        /// Variant name (any name [`crate::rules::Variant::from_name`] reads).
+        variant: String,
+        /// Start position, when not the variant's.
+        #[serde(default)]
+        fen: Option<String>,
+    },
+    /// Play a move: the `id` of one of the legal moves the server sent.
+    Move {
+        /// The move's id.
+        id: String,
+    },
+    /// Take back the last move (in play, back to the user's last turn).
+    Undo,
+    /// Play again the last move taken back (to step through a loaded game).
+    Redo,
+    /// Show the board from the other side.
+    Flip,
+    /// How the engine takes part.
+    Settings {
+        /// `play` (the engine plays `engine`) or `analyse` (the engine analyses both sides).
+        mode: String,
+        /// The engine's colour in play: `white` or `black`.
+        engine: String,
+        /// Seconds per engine move.
+        seconds: f64,
+    },
+    /// Replace the game by the first game of this PDN text.
+    LoadPdn {
+        /// The PDN text, as the page read it from the user's file.
+        text: String,
+    },
+    /// Send the game as PDN.
+    SavePdn,
+}
+
+/// A legal move as the page offers it.
+#[derive(Clone, Debug, Serialize)]
+pub struct LegalMove {
+    /// What the page sends back to play it (Hub text: it names every captured piece).
+    pub id: String,
+    /// Short PDN text.
+    pub text: String,
+    /// Long PDN text (every landing square), to tell captures with the same ends apart.
+    pub long: String,
+    /// Bit of the origin square (the `data-bit` of the diagram's squares).
+    pub from: u32,
+    /// Bit of the destination square.
+    pub to: u32,
+    /// Bits the piece stands on, origin first.
+    pub path: Vec<u32>,
+}
+
+/// The board as the page shows it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Position {
+    /// Variant name.
+    pub variant: &'static str,
+    /// The position's FEN.
+    pub fen: String,
+    /// The diagram.
+    pub svg: String,
+    /// Side to move: `white` or `black`.
+    pub side: &'static str,
+    /// The moves played, numbered as PDN writes them.
+    pub moves: String,
+    /// The moves the user may play now (none while the engine is to move).
+    pub legal: Vec<LegalMove>,
+}
+
+/// One iteration of the engine's search.
+#[derive(Clone, Debug, Serialize)]
+pub struct Info {
+    /// Depth in plies.
+    pub depth: u32,
+    /// Score for the side to move, as `rafle analyze` prints it.
+    pub score: String,
+    /// Side to move in the position searched.
+    pub side: &'static str,
+    /// White's share of the evaluation bar, 0 to 1.
+    pub bar: f64,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// The best line, in PDN.
+    pub pv: String,
+}
+
+/// A variant the page can offer.
+#[derive(Clone, Debug, Serialize)]
+pub struct VariantName {
+    /// The name to send back.
+    pub name: &'static str,
+}
+
+/// What the server tells the page.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Reply {
+    /// Sent first: what the page can choose from.
+    Hello {
+        /// The variants, in the order they are listed to users.
+        variants: Vec<VariantName>,
+        /// Shortest and longest time per engine move, in seconds.
+        seconds: [f64; 2],
+    },
+    /// The game as it now stands.
+    State {
+        /// The board.
+        position: Position,
+        /// Why the game is over, if it is.
+        result: Option<String>,
+        /// `play` or `analyse`.
+        mode: &'static str,
+        /// The engine's colour in play.
+        engine: &'static str,
+        /// Seconds per engine move.
+        seconds: f64,
+        /// Whether the engine is searching.
+        thinking: bool,
+        /// Whether a move taken back can be played again.
+        forward: bool,
+        /// Whether the board is seen from Black.
+        flipped: bool,
+    },
+    /// One search iteration.
+    Info(Info),
+    /// The game as PDN, for the page to save.
+    Pdn {
+        /// The PDN text.
+        text: String,
+    },
+    /// A request could not be carried out; the game is as it was.
+    Error {
+        /// Why.
+        message: String,
+    },
+}

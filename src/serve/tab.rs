@@ -1,0 +1,381 @@
+//! One browser tab: its WebSocket, its board and its engine. The search runs on a thread of its
+//! own (the player's); this task only passes requests to the board and the search's events to
+//! the page, and stops the search whenever the game changes under it or the tab goes away.
+
+use super::ServeError;
+use super::protocol::{Reply, Request, VariantName};
+use super::table::{Event, Events, Table, new_table, side_name};
+use crate::core::Color;
+use crate::player::Thinking;
+use crate::rules::Variant;
+use crate::search::{Limits, Mode};
+use axum::extract::ws::{Message, WebSocket};
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// Shortest and longest time per engine move the page may ask for, in seconds.
+pub const SECONDS_RANGE: [f64; 2] = [0.1, 60.0];
+/// Time per engine move until the page asks for another, in seconds.
+const DEFAULT_SECONDS: f64 = 1.0;
+/// How long an analysis runs on one position: long enough to read, bounded so that a tab left
+/// open does not keep a core busy for ever.
+const ANALYSIS_TIME: Duration = Duration::from_secs(60);
+/// Search iterations waiting to be sent to a slow page; more are dropped.
+const INFO_QUEUE: usize = 16;
+
+/// What the engine does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EngineMode {
+    /// Plays one colour against the user.
+    Play,
+    /// Analyses every position; the user moves for both sides.
+    Analyse,
+}
+
+impl EngineMode {
+    fn name(self) -> &'static str {
+        match self {
+            EngineMode::Play => "play",
+            EngineMode::Analyse => "analyse",
+        }
+    }
+}
+
+/// A search that is stopped and waited for when dropped, so that no tab leaves a searching
+/// thread behind, however its task ends.
+struct Search(Option<Thinking>);
+
+impl Search {
+    /// Stops the search off the async threads (joining a thread blocks).
+    async fn stop(mut self) {
+        if let Some(thinking) = self.0.take()
+            && tokio::task::spawn_blocking(move || thinking.stop())
+                .await
+                .is_err()
+        {
+            log::error!("stopping a search failed");
+        }
+    }
+}
+
+impl Drop for Search {
+    fn drop(&mut self) {
+        if let Some(thinking) = self.0.take() {
+            thinking.stop();
+        }
+    }
+}
+
+struct Tab {
+    table: Box<dyn Table>,
+    mode: EngineMode,
+    engine: Color,
+    seconds: f64,
+    flipped: bool,
+    search: Option<Search>,
+    /// Moves taken back, the last one first to play again (Hub texts).
+    redo: Vec<String>,
+    /// Number of the current search: events of older ones are ignored.
+    generation: u64,
+    events: Events,
+}
+
+/// Runs the tab on `socket` until the page goes away.
+pub async fn run(mut socket: WebSocket) {
+    let (info_sender, mut info) = mpsc::channel(INFO_QUEUE);
+    let (done_sender, mut done) = mpsc::unbounded_channel();
+    let table = match new_table(Variant::International) {
+        Ok(table) => table,
+        Err(error) => {
+            log::error!("{error}");
+            let _ = send(&mut socket, &error_reply(&error)).await;
+            return;
+        }
+    };
+    let mut tab = Tab {
+        table,
+        mode: EngineMode::Play,
+        engine: Color::Black,
+        seconds: DEFAULT_SECONDS,
+        flipped: false,
+        search: None,
+        redo: Vec::new(),
+        generation: 0,
+        events: Events {
+            info: info_sender,
+            done: done_sender,
+        },
+    };
+    let hello = Reply::Hello {
+        variants: Variant::ALL
+            .iter()
+            .map(|variant| VariantName {
+                name: variant.name(),
+            })
+            .collect(),
+        seconds: SECONDS_RANGE,
+    };
+    if send(&mut socket, &hello).await.is_ok() && send(&mut socket, &tab.state()).await.is_ok() {
+        loop {
+            let replies = tokio::select! {
+                message = socket.recv() => match message {
+                    Some(Ok(message)) => match tab.message(message).await {
+                        Some(replies) => replies,
+                        None => break,
+                    },
+                    // Gone, or broke the protocol (an oversized message, say).
+                    Some(Err(error)) => {
+                        log::info!("tab closed: {error}");
+                        break;
+                    }
+                    None => break,
+                },
+                Some(event) = info.recv() => tab.event(event).await,
+                Some(event) = done.recv() => tab.event(event).await,
+            };
+            let mut sent = true;
+            for reply in &replies {
+                sent = sent && send(&mut socket, reply).await.is_ok();
+            }
+            if !sent {
+                break;
+            }
+        }
+    }
+    tab.stop().await;
+    log::info!("tab closed");
+}
+
+async fn send(socket: &mut WebSocket, reply: &Reply) -> Result<(), axum::Error> {
+    let text = serde_json::to_string(reply).unwrap_or_default();
+    socket.send(Message::Text(text.into())).await
+}
+
+fn error_reply(error: &ServeError) -> Reply {
+    Reply::Error {
+        message: error.to_string(),
+    }
+}
+
+impl Tab {
+    /// Handles one WebSocket message; `None` when the page closed the socket.
+    async fn message(&mut self, message: Message) -> Option<Vec<Reply>> {
+        let text = match message {
+            Message::Text(text) => text,
+            Message::Close(_) => return None,
+            Message::Binary(_) => {
+                return Some(vec![error_reply(&ServeError::Request(
+                    "binary messages are not understood".to_string(),
+                ))]);
+            }
+            // Pings are answered by the WebSocket layer.
+            Message::Ping(_) | Message::Pong(_) => return Some(Vec::new()),
+        };
+        let request = match serde_json::from_str::<Request>(text.as_str()) {
+            Ok(request) => request,
+            Err(error) => {
+                let message = crate::lines::excerpt(&error.to_string()).to_string();
+                return Some(vec![error_reply(&ServeError::Request(message))]);
+            }
+        };
+        Some(match self.request(request).await {
+            Ok(replies) => replies,
+            Err(error) => vec![error_reply(&error), self.state()],
+        })
+    }
+
+    async fn request(&mut self, request: Request) -> Result<Vec<Reply>, ServeError> {
+        match request {
+            Request::New { variant, fen } => {
+                let variant = Variant::from_name(&variant)
+                    .ok_or_else(|| ServeError::Request(format!("unknown variant '{variant}'")))?;
+                self.stop().await;
+                self.redo.clear();
+                if variant == self.table.variant() {
+                    self.table.new_game(fen.as_deref())?;
+                } else {
+                    let mut table = new_table(variant)?;
+                    table.new_game(fen.as_deref())?;
+                    self.table = table;
+                }
+            }
+            Request::Move { id } => {
+                if !self.user_may_move() {
+                    return Err(ServeError::Request("it is not your turn".to_string()));
+                }
+                self.stop().await;
+                self.play(&id)?;
+            }
+            Request::Undo => {
+                self.stop().await;
+                self.take_back();
+                // In play the user takes back to a position where it is the user's turn.
+                while self.mode == EngineMode::Play
+                    && self.table.side_to_move() == self.engine
+                    && self.take_back()
+                {}
+            }
+            Request::Redo => {
+                let id = self
+                    .redo
+                    .pop()
+                    .ok_or_else(|| ServeError::Request("no move to play again".to_string()))?;
+                self.stop().await;
+                self.table.play(&id)?;
+            }
+            Request::Flip => {
+                self.flipped = !self.flipped;
+                return Ok(vec![self.state()]);
+            }
+            Request::Settings {
+                mode,
+                engine,
+                seconds,
+            } => {
+                let mode = match mode.as_str() {
+                    "play" => EngineMode::Play,
+                    "analyse" => EngineMode::Analyse,
+                    other => return Err(ServeError::Request(format!("unknown mode '{other}'"))),
+                };
+                let engine = match engine.as_str() {
+                    "white" => Color::White,
+                    "black" => Color::Black,
+                    other => return Err(ServeError::Request(format!("unknown colour '{other}'"))),
+                };
+                if !(SECONDS_RANGE[0]..=SECONDS_RANGE[1]).contains(&seconds) {
+                    return Err(ServeError::Request(format!(
+                        "time per move must be {} to {} seconds",
+                        SECONDS_RANGE[0], SECONDS_RANGE[1]
+                    )));
+                }
+                self.stop().await;
+                self.mode = mode;
+                self.engine = engine;
+                self.seconds = seconds;
+            }
+            Request::LoadPdn { text } => {
+                self.stop().await;
+                if let Err(error) = self.table.load_pdn(&text) {
+                    // A game of another variant (its GameType tag says which) switches to it.
+                    let Some(variant) = super::table::variant_of_pdn(&text) else {
+                        return Err(error);
+                    };
+                    let mut table = new_table(variant)?;
+                    table.load_pdn(&text)?;
+                    self.table = table;
+                }
+                self.redo.clear();
+            }
+            Request::SavePdn => {
+                let (white, black) = match (self.mode, self.engine) {
+                    (EngineMode::Play, Color::White) => ("Rafle", "Player"),
+                    (EngineMode::Play, Color::Black) => ("Player", "Rafle"),
+                    (EngineMode::Analyse, _) => ("?", "?"),
+                };
+                return Ok(vec![Reply::Pdn {
+                    text: self.table.pdn(white, black),
+                }]);
+            }
+        }
+        self.start();
+        Ok(vec![self.state()])
+    }
+
+    /// Handles an event of a search thread.
+    async fn event(&mut self, event: Event) -> Vec<Reply> {
+        match event {
+            Event::Info { generation, info } if generation == self.generation => {
+                vec![Reply::Info(info)]
+            }
+            Event::Done { generation, best } if generation == self.generation => {
+                self.stop().await;
+                // An analysis that ran its time stays ended until the position changes.
+                if self.mode == EngineMode::Play {
+                    if let Some(best) = best
+                        && let Err(error) = self.play(&best)
+                    {
+                        log::error!("the engine's move was refused: {error}");
+                    }
+                    self.start();
+                }
+                vec![self.state()]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Plays a move; the moves taken back stay to play again only if it is the next of them.
+    fn play(&mut self, id: &str) -> Result<(), ServeError> {
+        self.table.play(id)?;
+        if self.redo.last().is_some_and(|next| next == id) {
+            self.redo.pop();
+        } else {
+            self.redo.clear();
+        }
+        Ok(())
+    }
+
+    /// Takes back one move, keeping it to play again; false at the start.
+    fn take_back(&mut self) -> bool {
+        let undone = self.table.undo();
+        let any = undone.is_some();
+        self.redo.extend(undone);
+        any
+    }
+
+    fn user_may_move(&self) -> bool {
+        self.table.result().is_none()
+            && (self.mode == EngineMode::Analyse || self.table.side_to_move() != self.engine)
+    }
+
+    /// Starts the search the position calls for, if any: the engine's move in play, an
+    /// analysis in analysis mode.
+    fn start(&mut self) {
+        if self.table.result().is_some() {
+            return;
+        }
+        let (limits, mode) = match self.mode {
+            EngineMode::Play if self.table.side_to_move() == self.engine => (
+                Limits {
+                    move_time: Some(Duration::from_secs_f64(self.seconds)),
+                    ..Limits::default()
+                },
+                Mode::Think,
+            ),
+            EngineMode::Play => return,
+            EngineMode::Analyse => (
+                Limits {
+                    move_time: Some(ANALYSIS_TIME),
+                    ..Limits::default()
+                },
+                Mode::Analyze,
+            ),
+        };
+        self.generation += 1;
+        let thinking = self
+            .table
+            .think(limits, mode, self.generation, self.events.clone());
+        self.search = Some(Search(Some(thinking)));
+    }
+
+    /// Stops the running search, if any, and forgets its events.
+    async fn stop(&mut self) {
+        self.generation += 1;
+        if let Some(search) = self.search.take() {
+            search.stop().await;
+        }
+    }
+
+    fn state(&self) -> Reply {
+        Reply::State {
+            position: self.table.describe(self.flipped, self.user_may_move()),
+            result: self.table.result(),
+            mode: self.mode.name(),
+            engine: side_name(self.engine),
+            seconds: self.seconds,
+            thinking: self.search.is_some(),
+            forward: !self.redo.is_empty(),
+            flipped: self.flipped,
+        }
+    }
+}

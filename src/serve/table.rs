@@ -1,0 +1,333 @@
+//! One tab's board: the game and the engine of one variant, behind a small object-safe trait so
+//! that a tab can switch variants at run time (as the Hub's sessions do). Everything that leaves
+//! it is already text or numbers: the connection never sees a rules type.
+
+use super::ServeError;
+use super::protocol::{Info, LegalMove, Position as PositionMessage};
+use crate::core::Color;
+use crate::diagram::{self, Arrow};
+use crate::eval::Eval;
+use crate::game::Game;
+use crate::notation::pdn::{self, Tags};
+use crate::notation::{fen, text};
+use crate::player::{Player, Task, Thinking, game_ply, options};
+use crate::position::Position;
+use crate::rules::{Rules, Variant};
+use crate::score::Score;
+use crate::score_text::{self, Verdict};
+use crate::search::{Limits, Mode, Root};
+use crate::with_variant;
+use tokio::sync::mpsc;
+
+/// Transposition table of each tab's engine, in MiB: small, since a page may hold several tabs
+/// and a move takes seconds, not hours.
+pub const TABLE_MB: usize = 32;
+/// Score (centi-men, White's view) at which the evaluation bar is about three quarters full: a
+/// man and a half ahead, which most players win.
+const BAR_SCALE: f64 = 150.0;
+/// Name of the search threads, as `ps` and the logs show them.
+const THREAD_NAME: &str = "serve-search";
+
+/// What a search thread tells its tab.
+#[derive(Debug)]
+pub enum Event {
+    /// An iteration finished.
+    Info {
+        /// The search it belongs to.
+        generation: u64,
+        /// What it found.
+        info: Info,
+    },
+    /// The search ended with this move (Hub text), if any.
+    Done {
+        /// The search it belongs to.
+        generation: u64,
+        /// The move found.
+        best: Option<String>,
+    },
+}
+
+/// Where a search thread sends its events: iterations on a bounded channel (dropped when the
+/// tab is slow to read them), the one final move on a channel of its own so it is never lost.
+#[derive(Clone)]
+pub struct Events {
+    /// Iterations.
+    pub info: mpsc::Sender<Event>,
+    /// Final moves.
+    pub done: mpsc::UnboundedSender<Event>,
+}
+
+/// One variant's game and engine.
+pub trait Table: Send {
+    /// The variant played.
+    fn variant(&self) -> Variant;
+    /// Starts a new game from the start position or a FEN (a pasted `[FEN "..."]` tag too); on
+    /// error the game is kept.
+    fn new_game(&mut self, fen: Option<&str>) -> Result<(), ServeError>;
+    /// Replaces the game by the first game of a PDN text; on error the game is kept.
+    fn load_pdn(&mut self, text: &str) -> Result<(), ServeError>;
+    /// The game as PDN, `white` and `black` naming the players.
+    fn pdn(&self, white: &str, black: &str) -> String;
+    /// Plays a move given as Hub text (the ids of [`LegalMove`]), if legal.
+    fn play(&mut self, text: &str) -> Result<(), ServeError>;
+    /// Takes back the last move, giving its Hub text; `None` at the start of the game.
+    fn undo(&mut self) -> Option<String>;
+    /// Moves played.
+    fn ply_count(&self) -> usize;
+    /// The side to move.
+    fn side_to_move(&self) -> Color;
+    /// Why the game is over, if it is.
+    fn result(&self) -> Option<String>;
+    /// The position as the page shows it; `legal` says whether the user may move now.
+    fn describe(&self, flipped: bool, legal: bool) -> PositionMessage;
+    /// Starts a search from the current position on its own thread.
+    fn think(&mut self, limits: Limits, mode: Mode, generation: u64, events: Events) -> Thinking;
+}
+
+/// A table for `variant`.
+///
+/// # Errors
+/// When the engine's table cannot be allocated.
+pub fn new_table(variant: Variant) -> Result<Box<dyn Table>, ServeError> {
+    with_variant!(variant, R => {
+        let engine = options::engine::<R>(Eval::default_eval(), options::DEFAULT_THREADS, TABLE_MB)
+            .map_err(|error| ServeError::Engine(error.to_string()))?;
+        Ok(Box::new(VariantTable::<R> {
+            variant,
+            player: Player::new(engine),
+            game: Game::new(Position::start()),
+        }) as Box<dyn Table>)
+    })
+}
+
+struct VariantTable<R: Rules> {
+    variant: Variant,
+    player: Player<R, Eval>,
+    game: Game<R>,
+}
+
+impl<R: Rules> VariantTable<R> {
+    /// The legal moves of the current position, with the squares each passes through.
+    fn legal_moves(&self) -> Vec<LegalMove> {
+        let position = self.game.position();
+        position
+            .legal_moves()
+            .iter()
+            .map(|mv| {
+                let arrow = Arrow::of_move(position, mv);
+                LegalMove {
+                    id: text::hub::<R>(mv),
+                    text: text::pdn(position, mv),
+                    long: text::long_form(position, mv),
+                    from: u32::from(mv.from),
+                    to: u32::from(mv.to),
+                    path: arrow.path,
+                }
+            })
+            .collect()
+    }
+
+    /// The move list as PDN writes it: `1. 32-28 19-23 2. ...`.
+    fn movetext(&self) -> String {
+        let mut position = *self.game.start();
+        let mut words = Vec::new();
+        for (ply, mv) in self.game.moves().iter().enumerate() {
+            let number = self.game.move_number_text(ply);
+            if number.ends_with("...") && ply > 0 {
+                words.push(text::pdn(&position, mv));
+            } else {
+                words.push(format!("{number} {}", text::pdn(&position, mv)));
+            }
+            position = position.play(mv);
+        }
+        words.join(" ")
+    }
+}
+
+impl<R: Rules> Table for VariantTable<R> {
+    fn variant(&self) -> Variant {
+        self.variant
+    }
+
+    fn new_game(&mut self, fen_text: Option<&str>) -> Result<(), ServeError> {
+        let start = match fen_text.map(str::trim).filter(|t| !t.is_empty()) {
+            Some(given) => fen::parse::<R>(fen::unwrap_tag(given))
+                .map_err(|error| ServeError::Fen(error.to_string()))?,
+            None => Position::start(),
+        };
+        self.game = Game::new(start);
+        self.player.engine().new_game();
+        Ok(())
+    }
+
+    fn load_pdn(&mut self, pdn_text: &str) -> Result<(), ServeError> {
+        let record =
+            pdn::read_game::<R>(pdn_text).map_err(|error| ServeError::Pdn(error.to_string()))?;
+        self.game = record.game;
+        self.player.engine().new_game();
+        Ok(())
+    }
+
+    fn pdn(&self, white: &str, black: &str) -> String {
+        let mut tags = Tags::new();
+        tags.set("Event", "rafle serve");
+        tags.set("White", white);
+        tags.set("Black", black);
+        pdn::write_game(&self.game, &tags, None)
+    }
+
+    fn play(&mut self, move_text: &str) -> Result<(), ServeError> {
+        let mv = text::parse_hub(self.game.position(), move_text).map_err(|error| {
+            ServeError::Move(
+                crate::lines::excerpt(move_text).to_string(),
+                error.to_string(),
+            )
+        })?;
+        self.game
+            .play(&mv)
+            .map_err(|error| ServeError::Move(move_text.to_string(), error.to_string()))
+    }
+
+    fn undo(&mut self) -> Option<String> {
+        self.game.undo().map(|mv| text::hub::<R>(&mv))
+    }
+
+    fn ply_count(&self) -> usize {
+        self.game.ply_count()
+    }
+
+    fn side_to_move(&self) -> Color {
+        self.game.position().side()
+    }
+
+    fn result(&self) -> Option<String> {
+        self.game.result().map(|result| {
+            format!("{} {result}", result.pdn_token::<R>())
+                .trim()
+                .to_string()
+        })
+    }
+
+    fn describe(&self, flipped: bool, legal: bool) -> PositionMessage {
+        let arrow = self.game.moves().last().map(|mv| {
+            let before = &self.game.positions()[self.game.ply_count() - 1];
+            Arrow::of_move(before, mv)
+        });
+        let options = diagram::Options {
+            numbers: true,
+            flipped,
+            arrow,
+            ..diagram::Options::default()
+        };
+        let position = self.game.position();
+        PositionMessage {
+            variant: self.variant.name(),
+            fen: fen::format(position),
+            svg: diagram::svg(position, &options),
+            side: side_name(position.side()),
+            moves: self.movetext(),
+            legal: if legal {
+                self.legal_moves()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    fn think(&mut self, limits: Limits, mode: Mode, generation: u64, events: Events) -> Thinking {
+        let root = Root::from_game(&self.game);
+        let position = root.position;
+        let task = Task {
+            root,
+            ply: game_ply(self.game.start(), self.game.ply_count()),
+            limits,
+            mode,
+            // No book: the server reads no file, and the shipped books are files.
+            book: false,
+        };
+        let info_events = events.info.clone();
+        self.player.think(
+            task,
+            THREAD_NAME,
+            move |info: &crate::search::Info<R>| {
+                let info = Info {
+                    depth: info.depth,
+                    score: score_text::for_side_to_move(info.score),
+                    side: side_name(position.side()),
+                    bar: bar(info.score, position.side()),
+                    nodes: info.nodes,
+                    pv: text::pdn_line(&position, &info.pv),
+                };
+                // A tab that does not keep up misses iterations, not memory.
+                let _ = info_events.try_send(Event::Info { generation, info });
+            },
+            move |outcome, _source| {
+                let best = outcome.best.map(|mv| text::hub::<R>(&mv));
+                // The tab may be gone: then nobody needs the move.
+                let _ = events.done.send(Event::Done { generation, best });
+            },
+        )
+    }
+}
+
+/// The first variant, in the order they are listed, that reads the first game of a PDN text.
+pub fn variant_of_pdn(pdn_text: &str) -> Option<Variant> {
+    Variant::ALL
+        .iter()
+        .copied()
+        .find(|&variant| with_variant!(variant, R => pdn::read_game::<R>(pdn_text).is_ok()))
+}
+
+/// The colour's name as the page shows it.
+pub fn side_name(side: Color) -> &'static str {
+    match side {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// How much of the evaluation bar is White's (0 to 1) for `score`, given for `side`.
+fn bar(score: Score, side: Color) -> f64 {
+    let white = if side == Color::White { score } else { -score };
+    match score_text::verdict(white) {
+        Verdict::Eval(value) => 0.5 + 0.5 * (f64::from(value) / BAR_SCALE / 2.0).tanh(),
+        Verdict::End { win, .. } | Verdict::Known { win } => {
+            if win {
+                1.0
+            } else {
+                0.0
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bar_leans_to_the_side_ahead() {
+        assert!((bar(0, Color::White) - 0.5).abs() < 1e-9);
+        assert!(bar(100, Color::White) > 0.5);
+        assert!(bar(100, Color::Black) < 0.5);
+        assert!((bar(crate::score::win_in(3), Color::Black)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_table_plays_and_takes_back() {
+        let mut table = new_table(Variant::International).expect("a table");
+        let position = table.describe(false, true);
+        assert_eq!(position.legal.len(), 9);
+        let first = position.legal[0].id.clone();
+        table.play(&first).expect("a legal move");
+        assert_eq!(table.ply_count(), 1);
+        assert!(table.play("nonsense").is_err());
+        assert_eq!(table.undo(), Some(first));
+        assert_eq!(table.undo(), None);
+        assert!(table.new_game(Some("W:W99:B1")).is_err());
+        table
+            .new_game(Some("[FEN \"W:W31:B1\"]"))
+            .expect("a FEN tag");
+        assert_eq!(table.describe(false, true).fen, "W:W31:B1");
+    }
+}
