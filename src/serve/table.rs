@@ -244,6 +244,7 @@ impl<R: Rules> Table for VariantTable<R> {
             mode,
             // No book: the server reads no file, and the shipped books are files.
             book: false,
+            lines: 1,
         };
         let info_events = events.info.clone();
         self.player.think(
