@@ -378,19 +378,30 @@ fn multi_pv_analysis_numbers_its_lines() {
             .filter(|l| value(l, "depth") == Some(&depth.to_string()))
             .map(|l| {
                 assert!(value(l, "line").is_some(), "{l}");
-                value(l, "pv").expect("pv=").split_whitespace().next().unwrap()
+                value(l, "pv")
+                    .expect("pv=")
+                    .split_whitespace()
+                    .next()
+                    .unwrap()
             })
             .collect();
         assert_eq!(firsts.len(), 3, "depth {depth}: {infos:?}");
         firsts.sort_unstable();
         firsts.dedup();
-        assert_eq!(firsts.len(), 3, "distinct lines at depth {depth}: {infos:?}");
+        assert_eq!(
+            firsts.len(),
+            3,
+            "distinct lines at depth {depth}: {infos:?}"
+        );
     }
     // A move to play is one line, and its info lines stay as Scan writes them.
     engine.send("pos start");
     engine.send("level depth=4");
     engine.send("go think");
     let lines = engine.until("done");
-    assert!(lines.iter().all(|l| value(l, "line").is_none()), "{lines:?}");
+    assert!(
+        lines.iter().all(|l| value(l, "line").is_none()),
+        "{lines:?}"
+    );
     engine.quit();
 }

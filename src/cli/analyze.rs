@@ -3,7 +3,8 @@
 use crate::game::Game;
 use crate::notation::text;
 use crate::player::options::{
-    self, DEFAULT_EGDB_PIECES, DEFAULT_HASH_MB, DEFAULT_THREADS, MAX_EGDB_PIECES, MAX_LINES, MAX_THREADS,
+    self, DEFAULT_EGDB_PIECES, DEFAULT_HASH_MB, DEFAULT_THREADS, MAX_EGDB_PIECES, MAX_LINES,
+    MAX_THREADS,
 };
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
@@ -72,7 +73,6 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_LINES)))]
     pub multipv: u32,
 }
-
 
 /// Runs `rafle analyze`.
 ///

@@ -114,7 +114,6 @@ mod tests {
         Line {
             score,
             depth: 1,
-            nodes: 0,
             pv: Vec::new(),
         }
     }

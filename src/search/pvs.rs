@@ -342,7 +342,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         self.lines_found.clear();
         self.lines_found.extend(first.first().copied());
         let mut stopped = false;
-        for line in 1..shared.lines {
+        for (line, line_score) in scores.iter_mut().enumerate().skip(1) {
             let left = root.position.legal_moves().iter().any(|mv| {
                 !shared.excluded.iter().any(|x| x.same_as(mv))
                     && !self.lines_found.iter().any(|x| x.same_as(mv))
@@ -353,7 +353,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             self.leaf_plies = 0;
             self.leaves = 0;
             let (value, aborted) =
-                self.aspiration(&root.position, root.counters, depth, scores[line]);
+                self.aspiration(&root.position, root.counters, depth, *line_score);
             if aborted {
                 stopped = true;
                 break;
@@ -361,7 +361,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             if self.pv_length[0] == 0 {
                 break;
             }
-            scores[line] = value;
+            *line_score = value;
             let pv = self.pv[0][..self.pv_length[0]].to_vec();
             self.lines_found.push(pv[0]);
             if self.id == 0 {
