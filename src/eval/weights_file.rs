@@ -32,7 +32,7 @@ const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
 /// The shipped weights.
-static EMBEDDED: &[u8] = include_bytes!("nets/patterns-20261202-a.bin");
+static EMBEDDED: &[u8] = include_bytes!("nets/patterns-20261202-b.bin");
 
 /// Why a weights file was refused.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
