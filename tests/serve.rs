@@ -172,6 +172,14 @@ fn bad_messages_get_errors_and_the_tab_goes_on() {
         json!({"type": "new", "variant": "frisian"}).to_string(),
         json!({"type": "load_pdn", "text": "1. 32-28 99-98"}).to_string(),
         json!({"type": "settings", "mode": "play", "engine": "black", "seconds": 1e9}).to_string(),
+        json!({"type": "settings", "mode": "play", "engine": "black", "seconds": 1, "level": 0})
+            .to_string(),
+        json!({"type": "settings", "mode": "play", "engine": "black", "seconds": 1, "level": 21})
+            .to_string(),
+        json!({"type": "settings", "mode": "analyse", "engine": "black", "seconds": 1, "lines": 0})
+            .to_string(),
+        json!({"type": "settings", "mode": "analyse", "engine": "black", "seconds": 1, "lines": 6})
+            .to_string(),
     ] {
         socket
             .send(Message::Text(bad.clone().into()))
@@ -301,6 +309,52 @@ fn a_game_against_the_engine_over_the_socket() {
 }
 
 #[test]
+fn analysis_shows_the_lines_asked_for_and_a_weaker_level_plays() {
+    let server = Server::start();
+    let (mut socket, _) = tab(&server);
+    send(
+        &mut socket,
+        &json!({"type": "settings", "mode": "analyse", "engine": "black", "seconds": 1,
+                "lines": 3}),
+    );
+    let state = until(&mut socket, "state", |_| true);
+    assert_eq!(state["lines"], 3);
+    // Lines 1, 2 and 3 of one depth, each with its own first move.
+    let mut firsts: Vec<Option<String>> = vec![None; 3];
+    let mut depth = 0;
+    while firsts.iter().any(Option::is_none) {
+        let info = until(&mut socket, "info", |_| true);
+        let line = info["line"].as_u64().expect("line") as usize;
+        assert!((1..=3).contains(&line), "{info}");
+        if info["depth"].as_u64() != Some(depth) {
+            depth = info["depth"].as_u64().expect("depth");
+            firsts = vec![None; 3];
+        }
+        let pv = info["pv"].as_str().expect("pv");
+        firsts[line - 1] = pv
+            .split_whitespace()
+            .find(|word| !word.ends_with('.'))
+            .map(str::to_string);
+    }
+    let mut distinct = firsts.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 3, "{firsts:?}");
+    // Level 1 as White: the engine moves at once, a legal move.
+    send(
+        &mut socket,
+        &json!({"type": "settings", "mode": "play", "engine": "white", "seconds": 5,
+                "level": 1}),
+    );
+    let replied = until(&mut socket, "state", |s| {
+        s["thinking"] == false && s["position"]["side"] == "black"
+    });
+    assert_eq!(replied["level"], 1);
+    let movetext = replied["position"]["moves"].as_str().expect("moves");
+    assert!(movetext.starts_with("1. "), "{movetext}");
+}
+
+#[test]
 fn a_tab_that_vanishes_mid_search_leaves_no_search_thread() {
     let mut server = Server::start();
     let (mut socket, _) = tab(&server);
@@ -396,6 +450,15 @@ fn play_and_analyse_in_a_browser() {
     );
     driver.wait_for(
         "return document.getElementById('pv').textContent.length > 0;",
+        ENGINE_TIMEOUT,
+    );
+    // Three lines asked for: the page lists three, each with its score and line.
+    driver.run(
+        "const lines = document.getElementById('lines'); lines.value = 3; \
+         lines.dispatchEvent(new Event('change'));",
+    );
+    driver.wait_for(
+        "return document.querySelectorAll('#lines-shown li').length === 3;",
         ENGINE_TIMEOUT,
     );
     keep_screenshot(&driver, "serve-analysis.png");

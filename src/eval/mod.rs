@@ -12,6 +12,7 @@
 //! construction: a position and its colour mirror get the same score for the side to move
 //! (tested below).
 
+pub mod layout;
 pub mod patterns;
 pub mod weights;
 pub mod weights_file;

@@ -18,6 +18,7 @@
 //! four pairs of those digits (a 243 x 4 table) put together by Horner's rule. The trainer reads
 //! the same [`features`] function, so training and play cannot drift.
 
+use super::layout::*;
 use super::weights_file::{PatternWeights, WEIGHT_SCALE};
 use crate::core::{BitBoard, Color, Direction, Geometry};
 use crate::movegen;
@@ -25,44 +26,6 @@ use crate::position::Position;
 use crate::rules::{International, Rules};
 use crate::score::{EVAL_LIMIT, Score};
 use std::any::TypeId;
-
-/// Squares of a board row (playable ones).
-const ROW_SQUARES: usize = 5;
-/// Rows of the board.
-const ROWS: usize = 10;
-/// States of one block: 3 per square, 8 squares.
-pub const TABLE_SIZE: usize = 6561;
-/// Horizontal block positions (files 0, 2, 4, 6).
-const WINDOWS: usize = 4;
-/// First rows of the blocks read as they stand (their twins start at rows 2 and 0).
-const OWN_BLOCK_ROWS: [usize; 2] = [4, 6];
-/// Pattern tables.
-pub const TABLES: usize = OWN_BLOCK_ROWS.len() * WINDOWS;
-/// Base-3 value of one two-square pair of digits (3 x 3).
-const PAIR_STATES: usize = 9;
-/// Base-3 codes of a row's five squares.
-const ROW_STATES: usize = 243;
-
-/// Index of the first king-square weight.
-pub const KING_SQUARE: usize = TABLES * TABLE_SIZE;
-/// Squares of the board (king square table entries).
-const SQUARES: usize = ROWS * ROW_SQUARES;
-/// Men.
-pub const MAN: usize = KING_SQUARE + SQUARES;
-/// Having at least one king.
-pub const FIRST_KING: usize = MAN + 1;
-/// Kings beyond the first.
-pub const MORE_KINGS: usize = MAN + 2;
-/// Rows advanced by the men.
-pub const ADVANCEMENT: usize = MAN + 3;
-/// |Sum over the men of (2 file - 9)|: lopsided wings.
-pub const BALANCE: usize = MAN + 4;
-/// Squares the kings can reach.
-pub const KING_MOBILITY: usize = MAN + 5;
-/// The side to move (+1 White, -1 Black).
-pub const SIDE_TO_MOVE: usize = MAN + 6;
-/// Number of parameters (each with an opening and an endgame value).
-pub const PARAMETERS: usize = MAN + 7;
 
 /// Rows to go over all men at the start (150 per side); the phase runs from this down to 0.
 pub const FULL_TEMPO: i32 = 300;
@@ -360,6 +323,30 @@ pub fn features<R: Rules>(position: &Position<R>, mut add: impl FnMut(usize, i32
     }
 }
 
+/// The weighted sums of a position's features, one per phase, before they are blended.
+struct PhaseSums<'w> {
+    weights: &'w [[i16; 2]],
+    opening: i32,
+    endgame: i32,
+}
+
+impl<'w> PhaseSums<'w> {
+    fn new(weights: &'w [[i16; 2]]) -> Self {
+        PhaseSums {
+            weights,
+            opening: 0,
+            endgame: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn add(&mut self, parameter: usize, value: i32) {
+        let [opening, endgame] = self.weights[parameter];
+        self.opening += value * i32::from(opening);
+        self.endgame += value * i32::from(endgame);
+    }
+}
+
 /// The king terms of [`features`] (placement, first king, further kings, mobility).
 #[inline(always)]
 fn king_features<R: Rules>(position: &Position<R>, add: &mut impl FnMut(usize, i32)) {
@@ -412,16 +399,10 @@ impl PatternWeights {
     /// row and file sums from popcounts of bit planes.
     #[inline]
     pub fn evaluate<R: Rules>(&self, position: &Position<R>) -> Score {
-        let weights = self.pairs();
         let white = word::<R>(position.men(Color::White));
         let black = word::<R>(position.men(Color::Black));
-        let mut opening = 0i32;
-        let mut endgame = 0i32;
-        let mut add = |parameter: usize, value: i32| {
-            let [o, e] = weights[parameter];
-            opening += value * i32::from(o);
-            endgame += value * i32::from(e);
-        };
+        let mut sums = PhaseSums::new(self.pairs());
+        let mut add = |parameter: usize, value: i32| sums.add(parameter, value);
         for (table, [own, twin]) in BLOCK_MASKS.iter().enumerate() {
             let base = table * TABLE_SIZE;
             let index =
@@ -460,7 +441,7 @@ impl PatternWeights {
         let tempo = white_rows + (ROWS as i32 - 1) * black_men - black_rows;
         let stage = (FULL_TEMPO - tempo).clamp(0, FULL_TEMPO);
         debug_assert_eq!(stage, phase(position));
-        let score = self.blend(position, opening, endgame, stage);
+        let score = self.blend(position, sums.opening, sums.endgame, stage);
         debug_assert_eq!(score, self.evaluate_by_features(position));
         score
     }
@@ -468,15 +449,9 @@ impl PatternWeights {
     /// The evaluation straight from [`features`] and [`phase`]: the definition that
     /// [`PatternWeights::evaluate`] computes faster.
     pub fn evaluate_by_features<R: Rules>(&self, position: &Position<R>) -> Score {
-        let weights = self.pairs();
-        let mut opening = 0i32;
-        let mut endgame = 0i32;
-        features(position, |parameter, value| {
-            let [o, e] = weights[parameter];
-            opening += value * i32::from(o);
-            endgame += value * i32::from(e);
-        });
-        self.blend(position, opening, endgame, phase(position))
+        let mut sums = PhaseSums::new(self.pairs());
+        features(position, |parameter, value| sums.add(parameter, value));
+        self.blend(position, sums.opening, sums.endgame, phase(position))
     }
 
     /// The opening and endgame sums blended by `stage`, scaled to centi-men, side-to-move view.

@@ -10,7 +10,7 @@
 //! The default weights are embedded in the binary ([`PatternWeights::embedded`]); a file given
 //! at run time replaces them only if it passes every check.
 
-use super::patterns::PARAMETERS;
+use super::layout::PARAMETERS;
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use thiserror::Error;

@@ -13,9 +13,8 @@
 //! gradient is summed over a fixed partition in a fixed order, whatever the thread count.
 
 use super::data::Labelled;
-use crate::eval::patterns::{
-    self, FIRST_KING, FULL_TEMPO, KING_SQUARE, MAN, MORE_KINGS, PARAMETERS,
-};
+use crate::eval::layout::{FIRST_KING, KING_SQUARE, MAN, MORE_KINGS, PARAMETERS};
+use crate::eval::patterns::{self, FULL_TEMPO};
 use crate::eval::weights_file::{PatternWeights, WEIGHT_SCALE};
 use crate::position::Position;
 use crate::rules::International;

@@ -35,6 +35,13 @@ pub enum Request {
         engine: String,
         /// Seconds per engine move.
         seconds: f64,
+        /// Strength level in play, 1 to 20 (see [`crate::player::skill`]); full strength when
+        /// left out.
+        #[serde(default = "full_strength")]
+        level: u32,
+        /// Lines shown in analysis (multi-PV); one when left out.
+        #[serde(default = "one_line")]
+        lines: usize,
     },
     /// Replace the game by the first game of this PDN text.
     LoadPdn {
@@ -43,6 +50,14 @@ pub enum Request {
     },
     /// Send the game as PDN.
     SavePdn,
+}
+
+fn full_strength() -> u32 {
+    crate::player::skill::MAX_SKILL
+}
+
+fn one_line() -> usize {
+    1
 }
 
 /// A legal move as the page offers it.
@@ -82,6 +97,8 @@ pub struct Position {
 /// One iteration of the engine's search.
 #[derive(Clone, Debug, Serialize)]
 pub struct Info {
+    /// Which line of a multi-line analysis (1 is the best).
+    pub line: usize,
     /// Depth in plies.
     pub depth: u32,
     /// Score for the side to move, as `rafle analyze` prints it.
@@ -113,6 +130,10 @@ pub enum Reply {
         variants: Vec<VariantName>,
         /// Shortest and longest time per engine move, in seconds.
         seconds: [f64; 2],
+        /// Weakest and strongest level.
+        levels: [u32; 2],
+        /// Most lines an analysis may show.
+        max_lines: usize,
     },
     /// The game as it now stands.
     State {
@@ -126,6 +147,10 @@ pub enum Reply {
         engine: &'static str,
         /// Seconds per engine move.
         seconds: f64,
+        /// Strength level in play.
+        level: u32,
+        /// Lines shown in analysis.
+        lines: usize,
         /// Whether the engine is searching.
         thinking: bool,
         /// Whether a move taken back can be played again.

@@ -7,6 +7,7 @@ use super::protocol::{Reply, Request, VariantName};
 use super::table::{Event, Events, Table, new_table, side_name};
 use crate::core::Color;
 use crate::player::Thinking;
+use crate::player::skill::{MAX_SKILL, MIN_SKILL, Skill};
 use crate::rules::Variant;
 use crate::search::{Limits, Mode};
 use axum::extract::ws::{Message, WebSocket};
@@ -20,8 +21,11 @@ const DEFAULT_SECONDS: f64 = 1.0;
 /// How long an analysis runs on one position: long enough to read, bounded so that a tab left
 /// open does not keep a core busy for ever.
 const ANALYSIS_TIME: Duration = Duration::from_secs(60);
-/// Search iterations waiting to be sent to a slow page; more are dropped.
-const INFO_QUEUE: usize = 16;
+/// Search iterations waiting to be sent to a slow page; more are dropped (a multi-line analysis
+/// sends one per line and depth).
+const INFO_QUEUE: usize = 64;
+/// Most lines an analysis shows: more would not fit beside the board.
+pub const MAX_LINES: usize = 5;
 
 /// What the engine does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,6 +75,8 @@ struct Tab {
     mode: EngineMode,
     engine: Color,
     seconds: f64,
+    skill: Skill,
+    lines: usize,
     flipped: bool,
     search: Option<Search>,
     /// Moves taken back, the last one first to play again (Hub texts).
@@ -97,6 +103,8 @@ pub async fn run(mut socket: WebSocket) {
         mode: EngineMode::Play,
         engine: Color::Black,
         seconds: DEFAULT_SECONDS,
+        skill: Skill::default(),
+        lines: 1,
         flipped: false,
         search: None,
         redo: Vec::new(),
@@ -114,6 +122,8 @@ pub async fn run(mut socket: WebSocket) {
             })
             .collect(),
         seconds: SECONDS_RANGE,
+        levels: [MIN_SKILL, MAX_SKILL],
+        max_lines: MAX_LINES,
     };
     if send(&mut socket, &hello).await.is_ok() && send(&mut socket, &tab.state()).await.is_ok() {
         loop {
@@ -131,7 +141,16 @@ pub async fn run(mut socket: WebSocket) {
                     None => break,
                 },
                 Some(event) = info.recv() => tab.event(event).await,
-                Some(event) = done.recv() => tab.event(event).await,
+                Some(event) = done.recv() => {
+                    // A search's last iterations come before its move: pass on those still
+                    // queued before the move makes them stale.
+                    let mut replies = Vec::new();
+                    while let Ok(queued) = info.try_recv() {
+                        replies.extend(tab.event(queued).await);
+                    }
+                    replies.extend(tab.event(event).await);
+                    replies
+                }
             };
             let mut sent = true;
             for reply in &replies {
@@ -231,6 +250,8 @@ impl Tab {
                 mode,
                 engine,
                 seconds,
+                level,
+                lines,
             } => {
                 let mode = match mode.as_str() {
                     "play" => EngineMode::Play,
@@ -248,10 +269,20 @@ impl Tab {
                         SECONDS_RANGE[0], SECONDS_RANGE[1]
                     )));
                 }
+                let skill = Skill::new(level).ok_or_else(|| {
+                    ServeError::Request(format!("level must be {MIN_SKILL} to {MAX_SKILL}"))
+                })?;
+                if !(1..=MAX_LINES).contains(&lines) {
+                    return Err(ServeError::Request(format!(
+                        "lines must be 1 to {MAX_LINES}"
+                    )));
+                }
                 self.stop().await;
                 self.mode = mode;
                 self.engine = engine;
                 self.seconds = seconds;
+                self.skill = skill;
+                self.lines = lines;
             }
             Request::LoadPdn { text } => {
                 self.stop().await;
@@ -352,9 +383,15 @@ impl Tab {
             ),
         };
         self.generation += 1;
-        let thinking = self
-            .table
-            .think(limits, mode, self.generation, self.events.clone());
+        // Set at each start: a change of variant brings a new table.
+        self.table.set_skill(self.skill);
+        let thinking = self.table.think(
+            limits,
+            mode,
+            self.lines,
+            self.generation,
+            self.events.clone(),
+        );
         self.search = Some(Search(Some(thinking)));
     }
 
@@ -373,6 +410,8 @@ impl Tab {
             mode: self.mode.name(),
             engine: side_name(self.engine),
             seconds: self.seconds,
+            level: self.skill.level(),
+            lines: self.lines,
             thinking: self.search.is_some(),
             forward: !self.redo.is_empty(),
             flipped: self.flipped,

@@ -10,6 +10,7 @@ use crate::eval::Eval;
 use crate::game::Game;
 use crate::notation::pdn::{self, Tags};
 use crate::notation::{fen, text};
+use crate::player::skill::Skill;
 use crate::player::{Player, Task, Thinking, game_ply, options};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
@@ -80,8 +81,18 @@ pub trait Table: Send {
     fn result(&self) -> Option<String>;
     /// The position as the page shows it; `legal` says whether the user may move now.
     fn describe(&self, flipped: bool, legal: bool) -> PositionMessage;
-    /// Starts a search from the current position on its own thread.
-    fn think(&mut self, limits: Limits, mode: Mode, generation: u64, events: Events) -> Thinking;
+    /// Plays at this strength level from now on (analysis stays at full strength).
+    fn set_skill(&mut self, skill: Skill);
+    /// Starts a search from the current position on its own thread; an analysis shows `lines`
+    /// lines.
+    fn think(
+        &mut self,
+        limits: Limits,
+        mode: Mode,
+        lines: usize,
+        generation: u64,
+        events: Events,
+    ) -> Thinking;
 }
 
 /// A table for `variant`.
@@ -234,7 +245,18 @@ impl<R: Rules> Table for VariantTable<R> {
         }
     }
 
-    fn think(&mut self, limits: Limits, mode: Mode, generation: u64, events: Events) -> Thinking {
+    fn set_skill(&mut self, skill: Skill) {
+        self.player.set_skill(skill);
+    }
+
+    fn think(
+        &mut self,
+        limits: Limits,
+        mode: Mode,
+        lines: usize,
+        generation: u64,
+        events: Events,
+    ) -> Thinking {
         let root = Root::from_game(&self.game);
         let position = root.position;
         let task = Task {
@@ -244,7 +266,7 @@ impl<R: Rules> Table for VariantTable<R> {
             mode,
             // No book: the server reads no file, and the shipped books are files.
             book: false,
-            lines: 1,
+            lines,
         };
         let info_events = events.info.clone();
         self.player.think(
@@ -252,6 +274,7 @@ impl<R: Rules> Table for VariantTable<R> {
             THREAD_NAME,
             move |info: &crate::search::Info<R>| {
                 let info = Info {
+                    line: info.line,
                     depth: info.depth,
                     score: score_text::for_side_to_move(info.score),
                     side: side_name(position.side()),

@@ -11,6 +11,8 @@ let socket = null;
 let state = null;
 let selected = null;
 let lastInfo = null;
+// The latest iteration of each line of a multi-line analysis, best line first.
+let shownLines = [];
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
@@ -34,6 +36,8 @@ function handle(message) {
       fillVariants(message.variants);
       $("seconds").min = message.seconds[0];
       $("seconds").max = message.seconds[1];
+      fillLevels(message.levels);
+      $("lines").max = message.max_lines;
       break;
     case "state":
       state = message;
@@ -63,6 +67,17 @@ function fillVariants(variants) {
   );
 }
 
+function fillLevels([weakest, strongest]) {
+  const levels = [];
+  for (let level = strongest; level >= weakest; level--) {
+    const option = document.createElement("option");
+    option.value = level;
+    option.textContent = level === strongest ? `${level} (full strength)` : `${level}`;
+    levels.push(option);
+  }
+  $("level").replaceChildren(...levels);
+}
+
 function capitalised(word) {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
@@ -70,10 +85,17 @@ function capitalised(word) {
 function render() {
   const position = state.position;
   selected = null;
+  if (document.body.dataset.fen !== position.fen || state.lines <= 1 || state.mode !== "analyse") {
+    shownLines = [];
+    $("lines-shown").replaceChildren();
+    $("lines-shown").hidden = true;
+  }
   $("board").innerHTML = position.svg;
   $("variant").value = position.variant;
   $("engine").value = state.engine;
   $("seconds").value = state.seconds;
+  $("level").value = state.level;
+  $("lines").value = state.lines;
   for (const radio of document.querySelectorAll("input[name=mode]")) {
     radio.checked = radio.value === state.mode;
   }
@@ -171,12 +193,35 @@ function chooseRoute(moves) {
 }
 
 function showInfo(info) {
+  if (state && state.lines > 1) {
+    showLine(info);
+  }
+  if (info.line !== 1) {
+    return;
+  }
   lastInfo = info;
   $("bar-white").style.height = (info.bar * 100).toFixed(1) + "%";
   document.body.dataset.bar = info.bar.toFixed(3);
   $("score").textContent = info.score + " for " + info.side;
   $("depth").textContent = `depth ${info.depth}, ${info.nodes} nodes`;
   $("pv").textContent = info.pv;
+}
+
+// One line of a multi-line analysis: lines are listed in their order, each with its score.
+function showLine(info) {
+  if (info.line === 1 && shownLines.length > 0 && info.depth !== shownLines[0].depth) {
+    shownLines = [];
+  }
+  shownLines[info.line - 1] = info;
+  const list = $("lines-shown");
+  list.replaceChildren(
+    ...shownLines.filter(Boolean).map((line) => {
+      const item = document.createElement("li");
+      item.textContent = `${line.score}  ${line.pv}`;
+      return item;
+    }),
+  );
+  list.hidden = false;
 }
 
 function showError(message) {
@@ -200,6 +245,8 @@ function settings() {
     mode,
     engine: $("engine").value,
     seconds: Number($("seconds").value),
+    level: Number($("level").value),
+    lines: Number($("lines").value),
   });
 }
 
@@ -230,5 +277,7 @@ for (const input of document.querySelectorAll("input[name=mode]")) {
 }
 $("engine").addEventListener("change", settings);
 $("seconds").addEventListener("change", settings);
+$("level").addEventListener("change", settings);
+$("lines").addEventListener("change", settings);
 
 connect();
