@@ -38,6 +38,8 @@ pub const INTERNATIONAL_RULES: RuleSet = RuleSet {
     king_lands_behind: false,
     king_halts_behind_king: false,
     captured_removed_at_once: false,
+    // Art. 4.1: captures go along the diagonals only.
+    orthogonal_captures: false,
     // Art. 4.13: capturing the most pieces is compulsory; a king counts as one piece.
     capture_precedence: CapturePrecedence::MostPieces,
     // Art. 4.15: a man passing the far row during a capture stays a man.
