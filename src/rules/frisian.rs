@@ -35,6 +35,9 @@ impl Rules for Frisian {
         // Threefold repetition; the king endings and the three-moves king rule of the Frisian
         // rules are not in the draw-rule description yet.
         draw_rules: REPETITION_ONLY,
+        // A player with kings and men may move the same king at most three times in a row, captures
+        // excepted (variants.md, Frisian draw rules; Scan and lidraughts implement it so).
+        max_same_king_moves: Some(3),
         // PDN GameType 40 has the "Default" result type.
         result_form: ResultForm::Default,
         ..INTERNATIONAL_RULES

@@ -46,6 +46,8 @@ pub const INTERNATIONAL_RULES: RuleSet = RuleSet {
     crown_during_capture: false,
     // Art. 6.1-6.4.
     draw_rules: FMJD_DRAW_RULES,
+    // No limit on moves by one king in a row.
+    max_same_king_moves: None,
     goal: Goal::Standard,
     notation: Notation::Numeric(Corner::TopLeft),
     mirrored_board: false,

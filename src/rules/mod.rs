@@ -178,6 +178,11 @@ pub struct RuleSet {
     pub crown_during_capture: bool,
     /// The draw rules of the game.
     pub draw_rules: DrawRules,
+    /// A player who has both kings and men may not move the same king more than this many times
+    /// in a row without capturing (Frisian): the count is kept per player and restarted by a man
+    /// move, a capture or a move of another king. The game record and the search keep it in
+    /// [`crate::game::DrawCounters`], since a position alone cannot tell it.
+    pub max_same_king_moves: Option<u32>,
     /// How the game is won.
     pub goal: Goal,
     /// How the variant's players write squares (PDN GameType notation code).
@@ -231,6 +236,8 @@ pub trait Rules: Copy + Debug + Default + PartialEq + Eq + Hash + Send + Sync + 
     const CROWN_DURING_CAPTURE: bool = Self::RULES.crown_during_capture;
     /// See [`RuleSet::draw_rules`].
     const DRAW_RULES: DrawRules = Self::RULES.draw_rules;
+    /// See [`RuleSet::max_same_king_moves`].
+    const MAX_SAME_KING_MOVES: Option<u32> = Self::RULES.max_same_king_moves;
     /// See [`RuleSet::goal`].
     const GOAL: Goal = Self::RULES.goal;
     /// See [`RuleSet::notation`].
