@@ -220,7 +220,10 @@ fn frisian_king_may_not_move_four_times_in_a_row() {
         with_men.play_text(text).expect("legal");
     }
     let only = |game: &Game<Frisian>| -> Vec<String> {
-        game.legal_moves().iter().map(text::hub::<Frisian>).collect()
+        game.legal_moves()
+            .iter()
+            .map(text::hub::<Frisian>)
+            .collect()
     };
     assert_eq!(only(&with_men), vec!["36-31".to_string()]);
     assert!(matches!(
@@ -233,10 +236,11 @@ fn frisian_king_may_not_move_four_times_in_a_row() {
     assert_eq!(only(&with_men), vec!["15-20".to_string()]);
     with_men.play_text("15-20").expect("legal");
     // White's man move restarted White's count.
-    with_men.play_text("44-50").expect("the king may move again");
+    with_men
+        .play_text("44-50")
+        .expect("the king may move again");
 
-    let kings_only = game::<Frisian>("W:WK50:BK1,15");
-    let mut kings_only = kings_only;
+    let mut kings_only = game::<Frisian>("W:WK50:BK1,15");
     for text in ["50-44", "1-7", "44-39", "7-1", "39-44", "1-7"] {
         kings_only.play_text(text).expect("legal");
     }
