@@ -405,3 +405,27 @@ fn multi_pv_analysis_numbers_its_lines() {
     );
     engine.quit();
 }
+
+#[test]
+fn frisian_through_the_hub_by_scans_name() {
+    let mut engine = Engine::start();
+    engine.send("hub");
+    engine.until("wait");
+    engine.send("set-param name=book value=false");
+    // Scan 3.1 calls the variant `frisian`.
+    engine.send("set-param name=variant value=frisian");
+    engine.send("init");
+    engine.until("ready");
+    // Rule position F2: the only legal move goes up the column over 37, then takes the king on 22
+    // (a king and a man outweigh the two men 36 could take along its row).
+    engine.send("pos fen=W:W36,47:B37,39,K22");
+    engine.send("level depth=3");
+    engine.send("go think");
+    let done = engine.until("done");
+    assert_eq!(
+        value(done.last().expect("done"), "move"),
+        Some("47x18x22x37"),
+        "{done:?}"
+    );
+    engine.quit();
+}

@@ -49,6 +49,7 @@ impl Rules for ThaiTwelveMen {
 const SUPPORTED: &[(&str, usize)] = &[
     ("international", 96),
     ("killer", 50),
+    ("frisian", 24),
     ("brazilian", 35),
     ("russian", 27),
     ("pool", 26),
@@ -128,7 +129,7 @@ fn run(select: impl Fn(&PerftRow) -> bool + Sync) -> usize {
 #[test]
 fn data_file_has_every_supported_row() {
     let rows = perft_rows();
-    assert_eq!(rows.len(), 587);
+    assert_eq!(rows.len(), 589);
     for &(variant, expected) in SUPPORTED {
         assert_eq!(
             rows.iter().filter(|row| row.variant == variant).count(),

@@ -45,6 +45,120 @@ impl Direction {
     }
 }
 
+/// One of the four orthogonal directions along the same-coloured squares, seen from White's side.
+///
+/// On a board played on the dark squares, the next dark square along a column is two rows away
+/// and the next along a row two files away: orthogonal captures (Frisian draughts) jump over that
+/// square and land on the one after it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Orthogonal {
+    /// Along the column towards Black's side (two rows up per step).
+    Up = 0,
+    /// Along the row to the left (two files per step).
+    Left = 1,
+    /// Along the row to the right.
+    Right = 2,
+    /// Along the column towards White's side.
+    Down = 3,
+}
+
+impl Orthogonal {
+    /// The four directions, indexed by their discriminant.
+    pub const ALL: [Orthogonal; 4] = [
+        Orthogonal::Up,
+        Orthogonal::Left,
+        Orthogonal::Right,
+        Orthogonal::Down,
+    ];
+}
+
+/// A family of four directions a piece can capture along: the diagonals ([`Direction`]) or the
+/// rows and columns ([`Orthogonal`]). The capture search is written once over this trait, so the
+/// diagonal-only variants compile to code that never looks at rows and columns.
+pub trait Line: Copy + Debug + PartialEq + Eq + 'static {
+    /// The other family: at a turn in a capture a piece may switch between the two.
+    type Across: Line<Across = Self>;
+    /// The four directions of the family.
+    const ALL: [Self; 4];
+    /// Whether a step can wrap from the end of a row into the next row, so that steps by bit
+    /// distance need [`Line::short_jump_origins`] (the diagonals never wrap: the ghost bits
+    /// catch them).
+    const WRAPS: bool;
+
+    /// The squares from `bit` (exclusive) to the edge of the board in this direction.
+    fn ray<G: Geometry>(self, bit: u32) -> G::Bits;
+    /// Bit distance of one step in this direction.
+    fn delta<G: Geometry>(self) -> i32;
+    /// The squares from which a piece can jump a neighbour and land right behind it in this
+    /// direction (the two squares after it are on the board). Only needed where [`Line::WRAPS`].
+    fn short_jump_origins<G: Geometry>(self) -> G::Bits;
+    /// The direction pointing the other way.
+    fn opposite(self) -> Self;
+    /// The two directions of the family at right angles to this one.
+    fn turns(self) -> [Self; 2];
+}
+
+impl Line for Direction {
+    type Across = Orthogonal;
+    const ALL: [Self; 4] = Direction::ALL;
+    const WRAPS: bool = false;
+
+    #[inline(always)]
+    fn ray<G: Geometry>(self, bit: u32) -> G::Bits {
+        G::RAYS[bit as usize][self as usize]
+    }
+    #[inline(always)]
+    fn delta<G: Geometry>(self) -> i32 {
+        G::delta(self)
+    }
+    #[inline(always)]
+    fn short_jump_origins<G: Geometry>(self) -> G::Bits {
+        G::VALID
+    }
+    #[inline(always)]
+    fn opposite(self) -> Self {
+        Direction::opposite(self)
+    }
+    #[inline(always)]
+    fn turns(self) -> [Self; 2] {
+        match self {
+            Direction::UpLeft | Direction::DownRight => [Direction::UpRight, Direction::DownLeft],
+            Direction::UpRight | Direction::DownLeft => [Direction::UpLeft, Direction::DownRight],
+        }
+    }
+}
+
+impl Line for Orthogonal {
+    type Across = Direction;
+    const ALL: [Self; 4] = Orthogonal::ALL;
+    const WRAPS: bool = true;
+
+    #[inline(always)]
+    fn ray<G: Geometry>(self, bit: u32) -> G::Bits {
+        G::ORTHOGONAL_RAYS[bit as usize][self as usize]
+    }
+    #[inline(always)]
+    fn delta<G: Geometry>(self) -> i32 {
+        G::orthogonal_delta(self)
+    }
+    #[inline(always)]
+    fn short_jump_origins<G: Geometry>(self) -> G::Bits {
+        G::ORTHOGONAL_JUMP_ORIGINS[self as usize]
+    }
+    #[inline(always)]
+    fn opposite(self) -> Self {
+        Orthogonal::ALL[3 - self as usize]
+    }
+    #[inline(always)]
+    fn turns(self) -> [Self; 2] {
+        match self {
+            Orthogonal::Up | Orthogonal::Down => [Orthogonal::Left, Orthogonal::Right],
+            Orthogonal::Left | Orthogonal::Right => [Orthogonal::Up, Orthogonal::Down],
+        }
+    }
+}
+
 /// A board size and its padded bit layout. Implemented by zero-sized marker types.
 pub trait Geometry: Copy + Debug + Default + Send + Sync + 'static {
     /// The bit set wide enough for this board.
@@ -63,6 +177,12 @@ pub trait Geometry: Copy + Debug + Default + Send + Sync + 'static {
     const VALID: Self::Bits;
     /// `RAYS[bit][direction]`: the squares from `bit` (exclusive) to the edge in that direction.
     const RAYS: [[Self::Bits; 4]; TABLE_BITS];
+    /// `ORTHOGONAL_RAYS[bit][direction]`: the same-coloured squares from `bit` (exclusive) to the
+    /// edge along its column or row, by [`Orthogonal`] direction.
+    const ORTHOGONAL_RAYS: [[Self::Bits; 4]; TABLE_BITS];
+    /// By [`Orthogonal`] direction: the squares from which a jump over the next square of the row
+    /// or column lands on the board.
+    const ORTHOGONAL_JUMP_ORIGINS: [Self::Bits; 4];
     /// `ROW_MASKS[r]`: the playable squares of row `r` (0 = Black's back row).
     const ROW_MASKS: [Self::Bits; TABLE_BITS];
     /// `FILE_MASKS[f]`: the playable squares of file `f` (0 = left edge seen from White).
@@ -85,6 +205,21 @@ pub trait Geometry: Copy + Debug + Default + Send + Sync + 'static {
             Direction::UpRight => -h,
             Direction::DownLeft => h,
             Direction::DownRight => h + 1,
+        }
+    }
+
+    /// Bit distance of one step in an orthogonal direction: a whole pair of rows (plus its ghost
+    /// bit) along a column, one bit along a row. Steps along a row wrap into the next row, so
+    /// they are only taken from squares of [`Geometry::ORTHOGONAL_JUMP_ORIGINS`] or along
+    /// [`Geometry::ORTHOGONAL_RAYS`].
+    #[inline(always)]
+    fn orthogonal_delta(direction: Orthogonal) -> i32 {
+        let column = 2 * Self::HALF as i32 + 1;
+        match direction {
+            Orthogonal::Up => -column,
+            Orthogonal::Left => -1,
+            Orthogonal::Right => 1,
+            Orthogonal::Down => column,
         }
     }
 
@@ -216,6 +351,82 @@ const fn rays(half: u32, rows: u32) -> [[u128; 4]; TABLE_BITS] {
     table
 }
 
+/// Orthogonal rays, walked on square indices (not bits) so that rows never wrap: along a column a
+/// step is a whole pair of rows (`2 * half` squares), along a row one square within the row.
+const fn orthogonal_rays(half: u32, rows: u32) -> [[u128; 4]; TABLE_BITS] {
+    let squares = (half * rows) as i32;
+    let h = half as i32;
+    let mut table = [[0u128; 4]; TABLE_BITS];
+    let mut s = 0;
+    while s < squares {
+        let from = bit_of_index(s as u32, half) as usize;
+        let row = s / h;
+        // Orthogonal::Up, Left, Right, Down.
+        let steps = [-2 * h, -1, 1, 2 * h];
+        let mut d = 0;
+        while d < 4 {
+            let mut at = s + steps[d];
+            let along_row = d == 1 || d == 2;
+            while at >= 0 && at < squares && (!along_row || at / h == row) {
+                table[from][d] |= 1 << bit_of_index(at as u32, half);
+                at += steps[d];
+            }
+            d += 1;
+        }
+        s += 1;
+    }
+    table
+}
+
+/// The squares whose rays in each direction hold at least two squares: a short jump from them
+/// lands on the board.
+const fn jump_origins(rays: &[[u128; 4]; TABLE_BITS]) -> [u128; 4] {
+    let mut origins = [0u128; 4];
+    let mut bit = 0;
+    while bit < TABLE_BITS {
+        let mut d = 0;
+        while d < 4 {
+            if rays[bit][d].count_ones() >= 2 {
+                origins[d] |= 1 << bit;
+            }
+            d += 1;
+        }
+        bit += 1;
+    }
+    origins
+}
+
+/// Narrows a table of 4-direction rays to the geometry's bit set type.
+macro_rules! narrow_rays {
+    ($wide:expr, $bits:ty) => {{
+        let wide = $wide;
+        let mut narrow = [[0 as $bits; 4]; TABLE_BITS];
+        let mut i = 0;
+        while i < TABLE_BITS {
+            let mut d = 0;
+            while d < 4 {
+                narrow[i][d] = wide[i][d] as $bits;
+                d += 1;
+            }
+            i += 1;
+        }
+        narrow
+    }};
+}
+
+/// Narrows 4 masks to the geometry's bit set type.
+macro_rules! narrow_four {
+    ($wide:expr, $bits:ty) => {{
+        let wide = $wide;
+        [
+            wide[0] as $bits,
+            wide[1] as $bits,
+            wide[2] as $bits,
+            wide[3] as $bits,
+        ]
+    }};
+}
+
 macro_rules! geometry {
     ($(#[$doc:meta])* $name:ident, $bits:ty, $label:literal, half = $half:literal, rows = $rows:literal) => {
         $(#[$doc])*
@@ -229,20 +440,11 @@ macro_rules! geometry {
             const ROWS: u32 = $rows;
             const USED_BITS: u32 = used_bits($half, $rows);
             const VALID: $bits = valid_mask($half, $rows) as $bits;
-            const RAYS: [[$bits; 4]; TABLE_BITS] = {
-                let wide = rays($half, $rows);
-                let mut narrow = [[0 as $bits; 4]; TABLE_BITS];
-                let mut i = 0;
-                while i < TABLE_BITS {
-                    let mut d = 0;
-                    while d < 4 {
-                        narrow[i][d] = wide[i][d] as $bits;
-                        d += 1;
-                    }
-                    i += 1;
-                }
-                narrow
-            };
+            const RAYS: [[$bits; 4]; TABLE_BITS] = narrow_rays!(rays($half, $rows), $bits);
+            const ORTHOGONAL_RAYS: [[$bits; 4]; TABLE_BITS] =
+                narrow_rays!(orthogonal_rays($half, $rows), $bits);
+            const ORTHOGONAL_JUMP_ORIGINS: [$bits; 4] =
+                narrow_four!(jump_origins(&orthogonal_rays($half, $rows)), $bits);
             const ROW_MASKS: [$bits; TABLE_BITS] = {
                 let wide = row_masks($half, $rows);
                 let mut narrow = [0 as $bits; TABLE_BITS];
@@ -360,6 +562,66 @@ mod tests {
         assert_eq!(diagonal, vec![41, 37, 32, 28, 23, 19, 14, 10, 5]);
         assert_eq!(Board10::FILE_OF_BIT[from as usize], 0);
         assert_eq!(Board10::ROW_OF_BIT[from as usize], 9);
+    }
+
+    fn orthogonal_squares<G: Geometry>(square: u32, direction: Orthogonal) -> Vec<u32> {
+        let bit = G::bit_of(square).expect("on the board");
+        let mut squares: Vec<u32> = G::ORTHOGONAL_RAYS[bit as usize][direction as usize]
+            .iter()
+            .collect();
+        if G::orthogonal_delta(direction) < 0 {
+            squares.reverse();
+        }
+        squares.into_iter().map(G::square_of).collect()
+    }
+
+    #[test]
+    fn orthogonal_rays_follow_rows_and_columns() {
+        // Frisian rules: the next same-coloured square along a column is 10 numbers away, along a
+        // row the neighbouring number, and rows do not wrap.
+        assert_eq!(
+            orthogonal_squares::<Board10>(34, Orthogonal::Up),
+            vec![24, 14, 4]
+        );
+        assert_eq!(
+            orthogonal_squares::<Board10>(34, Orthogonal::Down),
+            vec![44]
+        );
+        assert_eq!(
+            orthogonal_squares::<Board10>(13, Orthogonal::Left),
+            vec![12, 11]
+        );
+        assert_eq!(
+            orthogonal_squares::<Board10>(13, Orthogonal::Right),
+            vec![14, 15]
+        );
+        assert_eq!(
+            orthogonal_squares::<Board10>(5, Orthogonal::Right),
+            Vec::<u32>::new()
+        );
+        assert_eq!(
+            orthogonal_squares::<Board10>(6, Orthogonal::Left),
+            Vec::<u32>::new()
+        );
+        for bit in Board10::VALID.iter() {
+            for direction in Orthogonal::ALL {
+                let row = Board10::ROW_OF_BIT[bit as usize];
+                let file = Board10::FILE_OF_BIT[bit as usize];
+                for next in Board10::ORTHOGONAL_RAYS[bit as usize][direction as usize].iter() {
+                    match direction {
+                        Orthogonal::Up | Orthogonal::Down => {
+                            assert_eq!(Board10::FILE_OF_BIT[next as usize], file);
+                        }
+                        Orthogonal::Left | Orthogonal::Right => {
+                            assert_eq!(Board10::ROW_OF_BIT[next as usize], row);
+                        }
+                    }
+                }
+            }
+        }
+        let origins = Board10::ORTHOGONAL_JUMP_ORIGINS[Orthogonal::Right as usize];
+        assert!(origins.has(Board10::bit_of(13).expect("13")));
+        assert!(!origins.has(Board10::bit_of(14).expect("14")));
     }
 
     #[test]

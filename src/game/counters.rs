@@ -51,9 +51,17 @@
 //! * **Kings on both sides, material unchanged** (FMJD-64 art. 7.2.6): plies since the last capture
 //!   or promotion; the limit is that of the number of pieces, and holds while both sides have a
 //!   king.
+//!
+//! # The Frisian three-moves king rule
+//!
+//! Not a draw rule, but history the position cannot hold, so it is kept here with the counts
+//! ([`crate::rules::RuleSet::max_same_king_moves`]): for each player, the king that made its last
+//! moves and how many quiet moves in a row it made. A man move or a capture restarts the count; a
+//! move by another king starts it again at one. [`DrawCounters::allows`] forbids a fourth quiet move
+//! of that king while its player also has men. A game set up from a position starts with no count.
 
 use crate::core::{BitBoard, Color, Direction, Geometry};
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::{BitsOf, DrawRules, Rules};
 use std::fmt;
@@ -239,7 +247,17 @@ pub struct DrawCounters<R: Rules> {
     same_material: u16,
     /// The art. 7.2.6 limit in plies for the current material, if it holds.
     same_material_limit: Option<u16>,
+    /// By player: the king that made the player's last quiet moves in a row, and their number
+    /// ([`crate::rules::RuleSet::max_same_king_moves`]; never counted without the rule).
+    king_runs: [KingRun; 2],
     rules: PhantomData<R>,
+}
+
+/// Quiet moves in a row by one king: the square it stands on and how many.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+struct KingRun {
+    bit: u8,
+    moves: u8,
 }
 
 impl<R: Rules> DrawCounters<R> {
@@ -281,6 +299,7 @@ impl<R: Rules> DrawCounters<R> {
                 reversible
             },
             same_material_limit: kings_on_both_sides_limit(position),
+            king_runs: [KingRun::default(); 2],
             rules: PhantomData,
         }
     }
@@ -336,6 +355,21 @@ impl<R: Rules> DrawCounters<R> {
                 self.same_material_limit,
             )
         };
+        let mut king_runs = self.king_runs;
+        if R::MAX_SAME_KING_MOVES.is_some() {
+            let mover = (!after.side()).index();
+            king_runs[mover] = if mv.is_king_move() && !mv.is_capture() {
+                let run = self.king_runs[mover];
+                let moves = if run.moves > 0 && run.bit == mv.from {
+                    run.moves.saturating_add(1)
+                } else {
+                    1
+                };
+                KingRun { bit: mv.to, moves }
+            } else {
+                KingRun::default()
+            };
+        }
         DrawCounters {
             reversible,
             ending_plies,
@@ -344,8 +378,39 @@ impl<R: Rules> DrawCounters<R> {
             long_diagonal,
             same_material,
             same_material_limit,
+            king_runs,
             rules: PhantomData,
         }
+    }
+
+    /// Whether the three-moves king rule lets the player to move in `position` play `mv`: not a
+    /// quiet move of a king that has made the variant's limit of quiet moves in a row while its
+    /// player also has men. Captures are always allowed. Always true without the rule.
+    #[inline(always)]
+    pub fn allows(&self, position: &Position<R>, mv: &Move<BitsOf<R>>) -> bool {
+        let Some(limit) = R::MAX_SAME_KING_MOVES else {
+            return true;
+        };
+        if !mv.is_king_move() || mv.is_capture() {
+            return true;
+        }
+        let us = position.side();
+        let run = self.king_runs[us.index()];
+        !(u32::from(run.moves) >= limit && run.bit == mv.from && position.men(us).any())
+    }
+
+    /// Removes from `list`, the legal moves of `position`, those the three-moves king rule
+    /// forbids (see [`Self::allows`]). Nothing to do, and no work, without the rule.
+    #[inline(always)]
+    pub fn restrict(&self, position: &Position<R>, list: &mut MoveList<BitsOf<R>>) {
+        if R::MAX_SAME_KING_MOVES.is_none() || list.iter().all(|mv| self.allows(position, mv)) {
+            return;
+        }
+        let mut kept = MoveList::new();
+        for mv in list.iter().filter(|mv| self.allows(position, mv)) {
+            kept.push(*mv);
+        }
+        *list = kept;
     }
 
     /// Plies since the last capture or man move (art. 6.2's count, and the reach of repetition:

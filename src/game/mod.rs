@@ -16,7 +16,7 @@ pub use counters::{DrawCounters, DrawReason, LoneKingEnding};
 pub use result::{GameResult, ResultReason, adjudicate};
 
 use crate::core::Color;
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::notation::fen::{self, FenError};
 use crate::notation::text::{self, MoveError};
 use crate::position::Position;
@@ -107,8 +107,7 @@ impl<R: Rules> Game<R> {
     /// [`GameError::IllegalMove`] if `mv` is not a legal move of the current position; the game is
     /// unchanged.
     pub fn play(&mut self, mv: &Move<BitsOf<R>>) -> Result<(), GameError> {
-        let position = *self.position();
-        let legal = position.legal_moves();
+        let legal = self.legal_moves();
         let canonical = legal
             .iter()
             .find(|m| m.same_as(mv))
@@ -124,8 +123,24 @@ impl<R: Rules> Game<R> {
     /// See [`text::parse`]; the game is unchanged.
     pub fn play_text(&mut self, text: &str) -> Result<Move<BitsOf<R>>, MoveError> {
         let mv = text::parse(self.position(), text)?;
+        if let Some(limit) = R::MAX_SAME_KING_MOVES
+            && !self.counters().allows(self.position(), &mv)
+        {
+            return Err(MoveError::Illegal {
+                text: text.to_string(),
+                hint: format!(" (this king has made {limit} moves in a row)"),
+            });
+        }
         self.push(mv);
         Ok(mv)
+    }
+
+    /// The legal moves of the current position, with the rules that need the game's history as
+    /// well as the position (the Frisian three-moves king rule).
+    pub fn legal_moves(&self) -> MoveList<BitsOf<R>> {
+        let mut list = self.position().legal_moves();
+        self.counters().restrict(self.position(), &mut list);
+        list
     }
 
     /// Plays a move known to be legal.

@@ -100,7 +100,9 @@ pub fn adjudicate<R: Rules>(
             reason: ResultReason::NoPieces(loser),
         });
     }
-    if position.legal_moves().is_empty() {
+    let mut moves = position.legal_moves();
+    counters.restrict(position, &mut moves);
+    if moves.is_empty() {
         let reason = if position.pieces(side).is_empty() {
             ResultReason::NoPieces(side)
         } else {

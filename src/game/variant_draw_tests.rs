@@ -208,3 +208,43 @@ fn pool_three_kings_against_one_draw_after_13_moves() {
     let mut g = game::<Pool>("W:WK30,K31,K32:BK2");
     drawn_exactly_at(&mut g, 26, None, anything, DrawReason::KingsAgainstKing);
 }
+
+/// The Frisian three-moves king rule: after three quiet moves in a row by one king, a player who
+/// also has men must move something else; a man move restarts the count, and a player with only
+/// kings is not bound.
+#[test]
+fn frisian_king_may_not_move_four_times_in_a_row() {
+    use crate::rules::Frisian;
+    let mut with_men = game::<Frisian>("W:WK50,36:BK1,15");
+    for text in ["50-44", "1-7", "44-39", "7-1", "39-44", "1-7"] {
+        with_men.play_text(text).expect("legal");
+    }
+    let only = |game: &Game<Frisian>| -> Vec<String> {
+        game.legal_moves()
+            .iter()
+            .map(text::hub::<Frisian>)
+            .collect()
+    };
+    assert_eq!(only(&with_men), vec!["36-31".to_string()]);
+    assert!(matches!(
+        with_men.play_text("44-50"),
+        Err(MoveError::Illegal { .. })
+    ));
+    // The position alone still has the king's moves: the rule is the game's history.
+    assert!(with_men.position().legal_moves().len() > 1);
+    with_men.play_text("36-31").expect("the man may move");
+    assert_eq!(only(&with_men), vec!["15-20".to_string()]);
+    with_men.play_text("15-20").expect("legal");
+    // White's man move restarted White's count.
+    with_men
+        .play_text("44-50")
+        .expect("the king may move again");
+
+    let mut kings_only = game::<Frisian>("W:WK50:BK1,15");
+    for text in ["50-44", "1-7", "44-39", "7-1", "39-44", "1-7"] {
+        kings_only.play_text(text).expect("legal");
+    }
+    kings_only
+        .play_text("44-50")
+        .expect("without men the rule does not bind");
+}

@@ -16,10 +16,15 @@
 //! Variant behaviours, each behind a [`Rules`] constant so that it costs nothing elsewhere: men
 //! that may not take kings (Italian), kings that land right behind the piece they take (Thai,
 //! German rule sheets), a king that must halt behind a king it takes last (Killer), pieces lifted as they are
-//! jumped (Thai), and the precedence orders of [`CapturePrecedence`].
+//! jumped (Thai), captures along rows and columns as well as diagonals (Frisian), and the
+//! precedence orders of [`CapturePrecedence`].
+//!
+//! The search is written once over the [`Line`] families: diagonals and, where the variant has
+//! them, rows and columns. At every turn of a capture a piece may go on in any direction but
+//! straight back, in either family.
 
 use super::{Sides, forward, king_reach, nearest};
-use crate::core::{BitBoard, Direction, Geometry};
+use crate::core::{BitBoard, Direction, Geometry, Line, Orthogonal};
 use crate::moves::{Move, MoveList};
 use crate::rules::{BitsOf, CapturePrecedence, Rules};
 
@@ -28,8 +33,10 @@ use crate::rules::{BitsOf, CapturePrecedence, Rules};
 const DUPLICATES_FROM_PIECES: u32 = 3;
 
 /// The same when pieces are lifted as they are jumped: a king may then come back along its line,
-/// and two pieces can be taken in either order ending on one square.
-const DUPLICATES_FROM_PIECES_LIFTED_AT_ONCE: u32 = 2;
+/// and two pieces can be taken in either order ending on one square. Also with captures along
+/// rows and columns: a flying king that takes two pieces may reach the second one from two
+/// landing squares behind the first, once along a diagonal and once along a row or column.
+const DUPLICATES_FROM_PIECES_TWO: u32 = 2;
 
 /// Italian precedence, "the king met earliest": the `i`-th captured piece being a king sets bit
 /// `KING_ORDER_TOP - i` of the route's key, so an earlier king makes a larger key. A capture takes
@@ -43,12 +50,27 @@ const ITALIAN_PIECES_SHIFT: u32 = 24;
 const ITALIAN_WITH_KING_SHIFT: u32 = 20;
 const ITALIAN_KINGS_SHIFT: u32 = 16;
 
-/// The two directions at right angles to `direction`.
+/// Frisian value of a capture, in units: a man is worth `FRISIAN_MAN_UNITS`, a king twice that
+/// less one unit. Any number of kings a capture can take (at most 20) stays below the unit count,
+/// so n kings are worth more than 2n-1 men and less than 2n men, as the rules say.
+const FRISIAN_MAN_UNITS: u32 = 32;
+
+/// Frisian key layout: the value above the "by a king" bit (on equal value a king must capture).
+const FRISIAN_VALUE_SHIFT: u32 = 1;
+
+/// The square next to `at` in `direction`, as a set (empty or off the board when there is none;
+/// a diagonal step off the board lands on a ghost bit, which no piece set holds).
 #[inline(always)]
-fn turns(direction: Direction) -> [Direction; 2] {
-    match direction {
-        Direction::UpLeft | Direction::DownRight => [Direction::UpRight, Direction::DownLeft],
-        Direction::UpRight | Direction::DownLeft => [Direction::UpLeft, Direction::DownRight],
+fn neighbour<G: Geometry, L: Line>(at: u32, direction: L) -> G::Bits {
+    if L::WRAPS {
+        let ray = direction.ray::<G>(at);
+        if ray.is_empty() {
+            G::Bits::EMPTY
+        } else {
+            G::Bits::bit(nearest::<G>(ray, direction))
+        }
+    } else {
+        G::Bits::bit(at).shift(direction.delta::<G>())
     }
 }
 
@@ -59,7 +81,9 @@ pub(super) const fn needs_opponent_kings<R: Rules>() -> bool {
         || R::KING_HALTS_BEHIND_KING
         || matches!(
             R::CAPTURE_PRECEDENCE,
-            CapturePrecedence::MostPiecesThenKings | CapturePrecedence::Italian
+            CapturePrecedence::MostPiecesThenKings
+                | CapturePrecedence::Italian
+                | CapturePrecedence::Frisian
         )
 }
 
@@ -90,25 +114,55 @@ fn capturing_men<R: Rules, const WHITE: bool>(sides: &Sides<BitsOf<R>>) -> BitsO
         let delta = R::Geometry::delta(direction);
         capturers |= sides.men & targets.shift(-delta) & sides.empty.shift(-2 * delta);
     }
+    if R::ORTHOGONAL_CAPTURES {
+        for direction in Orthogonal::ALL {
+            let delta = direction.delta::<R::Geometry>();
+            capturers |= sides.men
+                & direction.short_jump_origins::<R::Geometry>()
+                & targets.shift(-delta)
+                & sides.empty.shift(-2 * delta);
+        }
+    }
     capturers
+}
+
+/// Whether the king on `king` can capture in `direction`.
+#[inline(always)]
+fn king_can_capture_along<R: Rules, L: Line>(
+    sides: &Sides<BitsOf<R>>,
+    king: u32,
+    direction: L,
+) -> bool {
+    let jumped = if R::FLYING_KINGS {
+        let blockers = direction.ray::<R::Geometry>(king) & !sides.empty;
+        if blockers.is_empty() {
+            return false;
+        }
+        BitsOf::<R>::bit(nearest::<R::Geometry>(blockers, direction))
+    } else {
+        neighbour::<R::Geometry, L>(king, direction)
+    };
+    if (jumped & sides.opponents).is_empty() {
+        return false;
+    }
+    let behind = if L::WRAPS {
+        neighbour::<R::Geometry, L>(jumped.lowest(), direction)
+    } else {
+        jumped.shift(direction.delta::<R::Geometry>())
+    };
+    (behind & sides.empty).any()
 }
 
 /// Whether the king on `king` can capture.
 #[inline(always)]
 fn king_can_capture<R: Rules>(sides: &Sides<BitsOf<R>>, king: u32) -> bool {
-    Direction::ALL.into_iter().any(|direction| {
-        let delta = R::Geometry::delta(direction);
-        let jumped = if R::FLYING_KINGS {
-            let blockers = R::Geometry::RAYS[king as usize][direction as usize] & !sides.empty;
-            if blockers.is_empty() {
-                return false;
-            }
-            BitsOf::<R>::bit(nearest::<R::Geometry>(blockers, direction))
-        } else {
-            BitsOf::<R>::bit(king).shift(delta)
-        };
-        (jumped & sides.opponents).any() && (jumped.shift(delta) & sides.empty).any()
-    })
+    Direction::ALL
+        .into_iter()
+        .any(|direction| king_can_capture_along::<R, _>(sides, king, direction))
+        || (R::ORTHOGONAL_CAPTURES
+            && Orthogonal::ALL
+                .into_iter()
+                .any(|direction| king_can_capture_along::<R, _>(sides, king, direction)))
 }
 
 /// Whether the side to move has a capture.
@@ -129,6 +183,12 @@ pub(super) fn generate<R: Rules, const WHITE: bool>(
     list: &mut MoveList<BitsOf<R>>,
     keep_duplicates: bool,
 ) {
+    const {
+        assert!(
+            !(R::ORTHOGONAL_CAPTURES && R::CROWN_DURING_CAPTURE),
+            "crowning during an orthogonal capture is not supported"
+        );
+    }
     let mut search = Search::<R, WHITE> {
         list,
         targets: sides.opponents,
@@ -195,6 +255,11 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
             for direction in Direction::ALL {
                 self.king(from, direction, BitsOf::<R>::EMPTY);
             }
+            if R::ORTHOGONAL_CAPTURES {
+                for direction in Orthogonal::ALL {
+                    self.king(from, direction, BitsOf::<R>::EMPTY);
+                }
+            }
         }
     }
 
@@ -248,48 +313,63 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
             &forward(WHITE)
         };
         for &direction in directions {
-            let delta = R::Geometry::delta(direction);
-            let over = BitsOf::<R>::bit(at).shift(delta) & self.man_targets() & !captured;
-            if over.is_empty() {
-                continue;
+            continued |= self.man_jump(at, direction, captured);
+        }
+        if R::ORTHOGONAL_CAPTURES {
+            for direction in Orthogonal::ALL {
+                continued |= self.man_jump(at, direction, captured);
             }
-            let landing = over.shift(delta) & self.empty_now(captured);
-            if landing.is_empty() {
-                continue;
-            }
-            continued = true;
-            let to = landing.lowest();
-            let captured = captured | over;
-            let saved_order = self.note_taken(over, captured);
-            if R::CROWN_DURING_CAPTURE && self.promotion_row.has(to) {
-                let man_flags = self.flags;
-                self.flags |= Move::<BitsOf<R>>::PROMOTION;
-                if !self.king_turns_or_straight(to, direction, captured) {
-                    self.record(to, captured, 0);
-                }
-                self.flags = man_flags;
-            } else if !self.man(to, captured) {
-                let flags = if self.promotion_row.has(to) {
-                    Move::<BitsOf<R>>::PROMOTION
-                } else {
-                    0
-                };
-                self.record(to, captured, flags);
-            }
-            self.restore_order(saved_order);
         }
         continued
     }
 
+    /// A man's jump from `at` over its neighbour in `direction`, and everything after it.
+    /// Returns whether the jump exists.
+    #[inline(always)]
+    fn man_jump<L: Line>(&mut self, at: u32, direction: L, captured: BitsOf<R>) -> bool {
+        if L::WRAPS && !direction.short_jump_origins::<R::Geometry>().has(at) {
+            return false;
+        }
+        let delta = direction.delta::<R::Geometry>();
+        let over = BitsOf::<R>::bit(at).shift(delta) & self.man_targets() & !captured;
+        if over.is_empty() {
+            return false;
+        }
+        let landing = over.shift(delta) & self.empty_now(captured);
+        if landing.is_empty() {
+            return false;
+        }
+        let to = landing.lowest();
+        let captured = captured | over;
+        let saved_order = self.note_taken(over, captured);
+        if R::CROWN_DURING_CAPTURE && self.promotion_row.has(to) {
+            let man_flags = self.flags;
+            self.flags |= Move::<BitsOf<R>>::PROMOTION;
+            if !self.king_turns_or_straight(to, direction, captured) {
+                self.record(to, captured, 0);
+            }
+            self.flags = man_flags;
+        } else if !self.man(to, captured) {
+            let flags = if self.promotion_row.has(to) {
+                Move::<BitsOf<R>>::PROMOTION
+            } else {
+                0
+            };
+            self.record(to, captured, flags);
+        }
+        self.restore_order(saved_order);
+        true
+    }
+
     /// A crowned man continuing as a king from `at` after arriving in `direction`: any direction
     /// but straight back. Returns whether it captured.
-    fn king_turns_or_straight(
+    fn king_turns_or_straight<L: Line>(
         &mut self,
         at: u32,
-        direction: Direction,
+        direction: L,
         captured: BitsOf<R>,
     ) -> bool {
-        let [left, right] = turns(direction);
+        let [left, right] = direction.turns();
         let mut continued = self.king(at, left, captured);
         continued |= self.king(at, right, captured);
         continued |= self.king(at, direction, captured);
@@ -301,18 +381,17 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
 
     /// Tries a king capture from `at` along `direction`, having taken `captured`; searches and
     /// records every completion. Returns whether a piece could be taken in that direction.
-    fn king(&mut self, at: u32, direction: Direction, captured: BitsOf<R>) -> bool {
-        let delta = R::Geometry::delta(direction);
+    fn king<L: Line>(&mut self, at: u32, direction: L, captured: BitsOf<R>) -> bool {
         let empty = self.empty_now(captured);
         let jumped = if R::FLYING_KINGS {
-            let ray = R::Geometry::RAYS[at as usize][direction as usize];
+            let ray = direction.ray::<R::Geometry>(at);
             let blockers = ray & !empty;
             if blockers.is_empty() {
                 return false;
             }
             nearest::<R::Geometry>(blockers, direction)
         } else {
-            let next = BitsOf::<R>::bit(at).shift(delta);
+            let next = neighbour::<R::Geometry, L>(at, direction);
             if next.is_empty() || (next & empty).any() {
                 return false;
             }
@@ -324,7 +403,7 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
         let landings = if R::FLYING_KINGS && !R::KING_LANDS_BEHIND {
             king_reach::<R::Geometry>(jumped, direction, empty)
         } else {
-            BitsOf::<R>::bit(jumped).shift(delta) & empty
+            neighbour::<R::Geometry, L>(jumped, direction) & empty
         };
         if landings.is_empty() {
             return false;
@@ -335,10 +414,15 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
         let last = nearest::<R::Geometry>(landings, direction.opposite());
         let straight_on = self.can_take_from(last, direction, captured);
         let mut continued = straight_on;
-        let [left, right] = turns(direction);
+        let [left, right] = direction.turns();
         for landing in landings.iter() {
             continued |= self.king(landing, left, captured);
             continued |= self.king(landing, right, captured);
+            if R::ORTHOGONAL_CAPTURES {
+                for across in L::Across::ALL {
+                    continued |= self.king(landing, across, captured);
+                }
+            }
         }
         if R::CAPTURED_REMOVED_AT_ONCE {
             // The jumped piece is gone: the king may turn back along its line. Every landing
@@ -364,25 +448,24 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
 
     /// Whether a king on `at` can take a piece in `direction`.
     #[inline(always)]
-    fn can_take_from(&self, at: u32, direction: Direction, captured: BitsOf<R>) -> bool {
-        let delta = R::Geometry::delta(direction);
+    fn can_take_from<L: Line>(&self, at: u32, direction: L, captured: BitsOf<R>) -> bool {
         let empty = self.empty_now(captured);
         let jumped = if R::FLYING_KINGS {
-            let ray = R::Geometry::RAYS[at as usize][direction as usize];
+            let ray = direction.ray::<R::Geometry>(at);
             let blockers = ray & !empty;
             if blockers.is_empty() {
                 return false;
             }
             nearest::<R::Geometry>(blockers, direction)
         } else {
-            let next = BitsOf::<R>::bit(at).shift(delta);
+            let next = neighbour::<R::Geometry, L>(at, direction);
             if next.is_empty() {
                 return false;
             }
             next.lowest()
         };
         (self.targets & !captured).has(jumped)
-            && (BitsOf::<R>::bit(jumped).shift(delta) & empty).any()
+            && (neighbour::<R::Geometry, L>(jumped, direction) & empty).any()
     }
 
     /// The precedence key of a completed route: routes with a larger key are preferred, equal
@@ -401,6 +484,12 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
                     | (with_king << ITALIAN_WITH_KING_SHIFT)
                     | ((captured & self.opponent_kings).count() << ITALIAN_KINGS_SHIFT)
                     | self.king_order
+            }
+            CapturePrecedence::Frisian => {
+                let kings = (captured & self.opponent_kings).count();
+                let value = (taken + kings) * FRISIAN_MAN_UNITS - kings;
+                let with_king = u32::from(self.flags & Move::<BitsOf<R>>::KING != 0);
+                (value << FRISIAN_VALUE_SHIFT) | with_king
             }
         }
     }
@@ -422,8 +511,8 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
             }
         }
         let mv = Move::new(self.from, to, captured, self.flags | extra_flags);
-        let duplicates_from = if R::CAPTURED_REMOVED_AT_ONCE {
-            DUPLICATES_FROM_PIECES_LIFTED_AT_ONCE
+        let duplicates_from = if R::CAPTURED_REMOVED_AT_ONCE || R::ORTHOGONAL_CAPTURES {
+            DUPLICATES_FROM_PIECES_TWO
         } else {
             DUPLICATES_FROM_PIECES
         };

@@ -7,7 +7,7 @@
 
 mod captures;
 
-use crate::core::{BitBoard, Color, Direction, Geometry};
+use crate::core::{BitBoard, Color, Direction, Geometry, Line};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::{BitsOf, Rules};
@@ -61,8 +61,8 @@ impl<B: BitBoard> Sides<B> {
 
 /// First occupied square of `blockers` (a subset of a ray) seen from the ray's origin.
 #[inline(always)]
-pub(crate) fn nearest<G: Geometry>(blockers: G::Bits, direction: Direction) -> u32 {
-    if G::delta(direction) > 0 {
+pub(crate) fn nearest<G: Geometry>(blockers: G::Bits, direction: impl Line) -> u32 {
+    if direction.delta::<G>() > 0 {
         blockers.lowest()
     } else {
         blockers.highest()
@@ -71,14 +71,14 @@ pub(crate) fn nearest<G: Geometry>(blockers: G::Bits, direction: Direction) -> u
 
 /// The empty squares a king on `bit` reaches in `direction` before the first occupied square.
 #[inline(always)]
-pub(crate) fn king_reach<G: Geometry>(bit: u32, direction: Direction, empty: G::Bits) -> G::Bits {
-    let ray = G::RAYS[bit as usize][direction as usize];
+pub(crate) fn king_reach<G: Geometry>(bit: u32, direction: impl Line, empty: G::Bits) -> G::Bits {
+    let ray = direction.ray::<G>(bit);
     let blockers = ray & !empty;
     if blockers.is_empty() {
         ray
     } else {
         let first = nearest::<G>(blockers, direction);
-        ray & !G::RAYS[first as usize][direction as usize] & !G::Bits::bit(first)
+        ray & !direction.ray::<G>(first) & !G::Bits::bit(first)
     }
 }
 

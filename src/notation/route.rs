@@ -4,7 +4,7 @@
 //! bitboard generator: it is only used on cold paths (writing and reading long notation), and the
 //! tests use it as a second, independent generator to check the fast one.
 
-use crate::core::{BitBoard, Color, Direction, Geometry, Kind};
+use crate::core::{BitBoard, Color, Direction, Geometry, Kind, Orthogonal};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{BitsOf, CapturePrecedence, Rules};
@@ -44,10 +44,48 @@ impl Route {
     }
 }
 
-/// The square one step from `bit` in `direction`, if it is on the board.
-fn step<G: Geometry>(bit: u32, direction: Direction) -> Option<u32> {
-    let next = bit as i32 + G::delta(direction);
-    (next >= 0 && (next as u32) < G::USED_BITS && G::VALID.has(next as u32)).then_some(next as u32)
+/// A direction a capture can go in: a diagonal, or (where the variant captures along rows and
+/// columns) an orthogonal direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Way {
+    Diagonal(Direction),
+    Orthogonal(Orthogonal),
+}
+
+impl Way {
+    /// Rows and files moved by one step: a diagonal step is one row and one file; an orthogonal
+    /// one reaches the next same-coloured square, two rows or two files away.
+    fn offsets(self) -> (i32, i32) {
+        match self {
+            Way::Diagonal(Direction::UpLeft) => (-1, -1),
+            Way::Diagonal(Direction::UpRight) => (-1, 1),
+            Way::Diagonal(Direction::DownLeft) => (1, -1),
+            Way::Diagonal(Direction::DownRight) => (1, 1),
+            Way::Orthogonal(Orthogonal::Up) => (-2, 0),
+            Way::Orthogonal(Orthogonal::Left) => (0, -2),
+            Way::Orthogonal(Orthogonal::Right) => (0, 2),
+            Way::Orthogonal(Orthogonal::Down) => (2, 0),
+        }
+    }
+}
+
+/// The square one step from `bit` in `way`, if it is on the board: found by row and file, not by
+/// bit arithmetic, so that this walk stays independent of the generator's layout.
+fn step<G: Geometry>(bit: u32, way: Way) -> Option<u32> {
+    let (rows, files) = way.offsets();
+    let row = i32::from(G::ROW_OF_BIT[bit as usize]) + rows;
+    let file = i32::from(G::FILE_OF_BIT[bit as usize]) + files;
+    let width = 2 * G::HALF as i32;
+    if row < 0 || row >= G::ROWS as i32 || file < 0 || file >= width {
+        return None;
+    }
+    // Even rows (from Black's side) start one file in (see the geometry's numbering).
+    let first_file = if row % 2 == 0 { 1 } else { 0 };
+    if (file - first_file) % 2 != 0 {
+        return None;
+    }
+    let square = row * G::HALF as i32 + (file - first_file) / 2 + 1;
+    G::bit_of(square as u32)
 }
 
 struct Walk<'a, R: Rules> {
@@ -79,14 +117,22 @@ impl<R: Rules> Walk<'_, R> {
     }
 
     /// Every jump available from `at`: (direction, jumped bit, possible landing bits).
-    fn jumps(&self, at: u32, king: bool, captured: &[u32]) -> Vec<(Direction, u32, Vec<u32>)> {
+    fn jumps(&self, at: u32, king: bool, captured: &[u32]) -> Vec<(Way, u32, Vec<u32>)> {
         let forward = match self.us {
             Color::White => [Direction::UpLeft, Direction::UpRight],
             Color::Black => [Direction::DownLeft, Direction::DownRight],
         };
+        let mut ways: Vec<Way> = Direction::ALL.into_iter().map(Way::Diagonal).collect();
+        if R::ORTHOGONAL_CAPTURES {
+            ways.extend(Orthogonal::ALL.into_iter().map(Way::Orthogonal));
+        }
         let mut found = Vec::new();
-        for direction in Direction::ALL {
-            if !king && !R::MEN_CAPTURE_BACKWARDS && !forward.contains(&direction) {
+        for direction in ways {
+            if let Way::Diagonal(diagonal) = direction
+                && !king
+                && !R::MEN_CAPTURE_BACKWARDS
+                && !forward.contains(&diagonal)
+            {
                 continue;
             }
             let flying = king && R::FLYING_KINGS;
@@ -127,7 +173,7 @@ impl<R: Rules> Walk<'_, R> {
     /// Extends the route that reached `at` (having taken `captured`, stopping at `landings`).
     /// `incoming` is the direction of the last jump and the square right behind the piece it took:
     /// if the route goes on in that direction, that square is the one PDN writes.
-    fn extend(&mut self, at: u32, state: RouteState, incoming: Option<(Direction, u32)>) {
+    fn extend(&mut self, at: u32, state: RouteState, incoming: Option<(Way, u32)>) {
         let RouteState {
             king,
             crowned,
@@ -270,6 +316,17 @@ pub fn legal_routes<R: Rules>(position: &Position<R>) -> Vec<Route> {
                     kings_taken(r),
                     std::cmp::Reverse(king_positions(r)),
                 )
+            };
+            let best = routes.iter().map(key).max();
+            routes.retain(|r| Some(key(r)) == best);
+        }
+        CapturePrecedence::Frisian => {
+            // The value in half-men, with a king worth two less a fraction: compare (men + 2 *
+            // kings) first, then the fewer kings (the fraction), then a capture by a king.
+            let key = |r: &Route| {
+                let kings = kings_taken(r);
+                let men = r.captured.len() - kings;
+                (men + 2 * kings, std::cmp::Reverse(kings), by_king(r))
             };
             let best = routes.iter().map(key).max();
             routes.retain(|r| Some(key(r)) == best);

@@ -38,12 +38,16 @@ pub const INTERNATIONAL_RULES: RuleSet = RuleSet {
     king_lands_behind: false,
     king_halts_behind_king: false,
     captured_removed_at_once: false,
+    // Art. 4.1: captures go along the diagonals only.
+    orthogonal_captures: false,
     // Art. 4.13: capturing the most pieces is compulsory; a king counts as one piece.
     capture_precedence: CapturePrecedence::MostPieces,
     // Art. 4.15: a man passing the far row during a capture stays a man.
     crown_during_capture: false,
     // Art. 6.1-6.4.
     draw_rules: FMJD_DRAW_RULES,
+    // No limit on moves by one king in a row.
+    max_same_king_moves: None,
     goal: Goal::Standard,
     notation: Notation::Numeric(Corner::TopLeft),
     mirrored_board: false,

@@ -10,6 +10,7 @@ mod canadian;
 mod czech;
 mod engine_variants;
 mod english;
+mod frisian;
 mod german;
 mod international;
 mod italian;
@@ -24,6 +25,7 @@ pub use canadian::Canadian;
 pub use czech::Czech;
 pub use engine_variants::{Antidraughts, Breakthrough, Killer};
 pub use english::English;
+pub use frisian::Frisian;
 pub use german::{German, GermanSheets};
 pub use international::International;
 pub use italian::Italian;
@@ -52,6 +54,9 @@ pub enum CapturePrecedence {
     /// Italian rules (FID Regolamento tecnico art. 6.6-6.9), in order: the most pieces; then a
     /// capture by a king; then the most kings; then the capture that meets a king earliest.
     Italian,
+    /// Frisian rules: the capture of the highest value, a king worth more than one man and less
+    /// than two (n kings between 2n-1 and 2n men); between captures of equal value, one by a king.
+    Frisian,
 }
 
 /// How a game is won.
@@ -162,6 +167,10 @@ pub struct RuleSet {
     /// Whether captured pieces are lifted as they are jumped (Thai), so that they stop blocking
     /// and their squares may be crossed again, rather than when the capture is complete.
     pub captured_removed_at_once: bool,
+    /// Whether men and kings also capture along rows and columns, over the next same-coloured
+    /// square of the row or column (Frisian). Quiet moves stay diagonal. Not combined with
+    /// [`RuleSet::crown_during_capture`] by any variant, and the generator does not support it.
+    pub orthogonal_captures: bool,
     /// Which captures are legal when several exist.
     pub capture_precedence: CapturePrecedence,
     /// Whether a man reaching the far row in the middle of a capture is crowned at once and goes
@@ -169,6 +178,11 @@ pub struct RuleSet {
     pub crown_during_capture: bool,
     /// The draw rules of the game.
     pub draw_rules: DrawRules,
+    /// A player who has both kings and men may not move the same king more than this many times
+    /// in a row without capturing (Frisian): the count is kept per player and restarted by a man
+    /// move, a capture or a move of another king. The game record and the search keep it in
+    /// [`crate::game::DrawCounters`], since a position alone cannot tell it.
+    pub max_same_king_moves: Option<u32>,
     /// How the game is won.
     pub goal: Goal,
     /// How the variant's players write squares (PDN GameType notation code).
@@ -214,12 +228,16 @@ pub trait Rules: Copy + Debug + Default + PartialEq + Eq + Hash + Send + Sync + 
     const KING_HALTS_BEHIND_KING: bool = Self::RULES.king_halts_behind_king;
     /// See [`RuleSet::captured_removed_at_once`].
     const CAPTURED_REMOVED_AT_ONCE: bool = Self::RULES.captured_removed_at_once;
+    /// See [`RuleSet::orthogonal_captures`].
+    const ORTHOGONAL_CAPTURES: bool = Self::RULES.orthogonal_captures;
     /// See [`RuleSet::capture_precedence`].
     const CAPTURE_PRECEDENCE: CapturePrecedence = Self::RULES.capture_precedence;
     /// See [`RuleSet::crown_during_capture`].
     const CROWN_DURING_CAPTURE: bool = Self::RULES.crown_during_capture;
     /// See [`RuleSet::draw_rules`].
     const DRAW_RULES: DrawRules = Self::RULES.draw_rules;
+    /// See [`RuleSet::max_same_king_moves`].
+    const MAX_SAME_KING_MOVES: Option<u32> = Self::RULES.max_same_king_moves;
     /// See [`RuleSet::goal`].
     const GOAL: Goal = Self::RULES.goal;
     /// See [`RuleSet::notation`].
@@ -255,6 +273,8 @@ macro_rules! for_each_variant {
             Killer => [],
                 "Killer draughts (10x10): a king that ends by taking a king stops right behind it.";
             Breakthrough => hub "bt", ["bt"], "Breakthrough (10x10): the first king wins.";
+            Frisian => [],
+                "Frisian draughts (10x10): captures also along rows and columns, by value.";
             Antidraughts => hub "losing", ["losing", "giveaway", "anti"],
                 "Antidraughts (10x10): the player who cannot move wins.";
             Brazilian => ["brazil"], "Brazilian draughts: international rules on 8x8.";
@@ -397,7 +417,7 @@ mod tests {
         assert_eq!(Variant::from_name("bt"), Some(Variant::Breakthrough));
         assert_eq!(Variant::from_name("losing"), Some(Variant::Antidraughts));
         assert_eq!(Variant::from_name("american"), Some(Variant::English));
-        assert_eq!(Variant::from_name("frisian"), None);
+        assert_eq!(Variant::from_name("frisian"), Some(Variant::Frisian));
     }
 
     #[test]
@@ -406,6 +426,7 @@ mod tests {
         assert_eq!(Variant::Breakthrough.hub_name(), "bt");
         assert_eq!(Variant::Antidraughts.hub_name(), "losing");
         assert_eq!(Variant::Killer.hub_name(), "killer");
+        assert_eq!(Variant::Frisian.hub_name(), "frisian");
         assert_eq!(Variant::Canadian.hub_name(), Canadian::NAME);
     }
 

@@ -394,6 +394,7 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
         let started = Instant::now();
         control.begin(mode, started);
         let mut moves = root.position.legal_moves();
+        root.counters.restrict(&root.position, &mut moves);
         if !excluded.is_empty() {
             let mut kept = crate::moves::MoveList::new();
             for mv in moves.iter() {

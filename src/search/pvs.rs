@@ -233,7 +233,8 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         }
         self.key_count = history.len();
         self.push_key(root.position.hash(), !history.is_empty());
-        let root_moves = root.position.legal_moves();
+        let mut root_moves = root.position.legal_moves();
+        root.counters.restrict(&root.position, &mut root_moves);
         let mut best = root_moves
             .iter()
             .copied()
@@ -343,7 +344,9 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         self.lines_found.extend(first.first().copied());
         let mut stopped = false;
         for (line, line_score) in scores.iter_mut().enumerate().skip(1) {
-            let left = root.position.legal_moves().iter().any(|mv| {
+            let mut legal = root.position.legal_moves();
+            root.counters.restrict(&root.position, &mut legal);
+            let left = legal.iter().any(|mv| {
                 !shared.excluded.iter().any(|x| x.same_as(mv))
                     && !self.lines_found.iter().any(|x| x.same_as(mv))
             });
@@ -632,6 +635,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
 
         let mut list = MoveList::new();
         movegen::generate(position, &mut list);
+        counters.restrict(position, &mut list);
         if list.is_empty() {
             return Self::no_moves_score(ply);
         }
