@@ -199,9 +199,10 @@ impl Record {
     }
 }
 
-/// A game's result, White's view.
+/// A game's result from White's side, as the training data stores it (one byte): the label the
+/// trainer mixes with the search score. Not `search::Outcome`, which is a search's answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum WhiteResult {
     /// Black won.
     BlackWin = 0,
     /// Drawn (also: too long).
@@ -210,7 +211,7 @@ pub enum Outcome {
     WhiteWin = 2,
 }
 
-impl Outcome {
+impl WhiteResult {
     /// The result as White's score: 0, 0.5 or 1.
     pub fn white_score(self) -> f32 {
         f32::from(self as u8) / 2.0
@@ -218,9 +219,9 @@ impl Outcome {
 
     fn from_byte(byte: u8) -> Option<Self> {
         match byte {
-            0 => Some(Outcome::BlackWin),
-            1 => Some(Outcome::Draw),
-            2 => Some(Outcome::WhiteWin),
+            0 => Some(WhiteResult::BlackWin),
+            1 => Some(WhiteResult::Draw),
+            2 => Some(WhiteResult::WhiteWin),
             _ => None,
         }
     }
@@ -232,7 +233,7 @@ pub struct GameBlock {
     /// Index of the game in its run.
     pub game: u64,
     /// The result.
-    pub outcome: Outcome,
+    pub outcome: WhiteResult,
     /// The quiet positions recorded.
     pub records: Vec<Record>,
 }
@@ -276,8 +277,8 @@ pub fn read_blocks(path: &Path) -> Result<(Vec<GameBlock>, u64), DataError> {
         let head = &bytes[at..at + BLOCK_HEADER_BYTES];
         let game = u64::from_le_bytes(head[..8].try_into().expect("8 bytes"));
         let count = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes")) as usize;
-        let outcome =
-            Outcome::from_byte(head[12]).ok_or_else(|| DataError::Corrupt(path.to_path_buf()))?;
+        let outcome = WhiteResult::from_byte(head[12])
+            .ok_or_else(|| DataError::Corrupt(path.to_path_buf()))?;
         let end = at + BLOCK_HEADER_BYTES + count * RECORD_BYTES;
         if end > bytes.len() {
             break;
@@ -448,7 +449,7 @@ pub fn play_game<E: Evaluator<I>>(
     let mut game = Game::new(Position::<I>::start());
     let empty = GameBlock {
         game: game_index,
-        outcome: Outcome::Draw,
+        outcome: WhiteResult::Draw,
         records: Vec::new(),
     };
     for _ in 0..rng.random_range(RANDOM_PLIES) {
@@ -483,18 +484,18 @@ pub fn play_game<E: Evaluator<I>>(
     let outcome = loop {
         if let Some(result) = game.result() {
             break match result.winner {
-                Some(Color::White) => Outcome::WhiteWin,
-                Some(Color::Black) => Outcome::BlackWin,
-                None => Outcome::Draw,
+                Some(Color::White) => WhiteResult::WhiteWin,
+                Some(Color::Black) => WhiteResult::BlackWin,
+                None => WhiteResult::Draw,
             };
         }
         if game.ply_count() >= MAX_PLIES {
-            break Outcome::Draw;
+            break WhiteResult::Draw;
         }
         let position = *game.position();
         let found = search(&game, &limits);
         let Some(best) = found.best else {
-            break Outcome::Draw;
+            break WhiteResult::Draw;
         };
         let white_score = if position.side() == Color::White {
             found.score
@@ -519,13 +520,13 @@ pub fn play_game<E: Evaluator<I>>(
             0
         };
         if white_ahead >= ADJUDICATION_PLIES {
-            break Outcome::WhiteWin;
+            break WhiteResult::WhiteWin;
         }
         if black_ahead >= ADJUDICATION_PLIES {
-            break Outcome::BlackWin;
+            break WhiteResult::BlackWin;
         }
         if game.play(&best).is_err() {
-            break Outcome::Draw;
+            break WhiteResult::Draw;
         }
     };
     GameBlock {
@@ -569,7 +570,7 @@ pub struct Labelled {
     /// Index of the game.
     pub game: u64,
     /// The game's result.
-    pub outcome: Outcome,
+    pub outcome: WhiteResult,
     /// The record as stored.
     pub record: Record,
     /// The record's position.
