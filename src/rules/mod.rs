@@ -5,35 +5,9 @@
 //! Each constant cites the article of the rulebook it encodes. A variant is a rules description:
 //! the flags below plus its numbering, start position and draw rules.
 
-mod brazilian;
-mod canadian;
-mod czech;
-mod engine_variants;
-mod english;
-mod frisian;
-mod german;
-mod international;
-mod italian;
 pub mod numbering;
-mod pool;
-mod russian;
-mod spanish;
-mod thai;
 
-pub use brazilian::Brazilian;
-pub use canadian::Canadian;
-pub use czech::Czech;
-pub use engine_variants::{Antidraughts, Breakthrough, Killer};
-pub use english::English;
-pub use frisian::Frisian;
-pub use german::{German, GermanSheets};
-pub use international::International;
-pub use italian::Italian;
 pub use numbering::{Corner, Notation};
-pub use pool::Pool;
-pub use russian::Russian;
-pub use spanish::{Portuguese, Spanish};
-pub use thai::Thai;
 
 use crate::core::{Color, Geometry};
 use std::fmt::Debug;
@@ -258,49 +232,74 @@ pub trait Rules: Copy + Debug + Default + PartialEq + Eq + Hash + Send + Sync + 
 pub type BitsOf<R> = <<R as Rules>::Geometry as Geometry>::Bits;
 
 /// The one list of variants, handed to `$callback` (a macro exported by this crate) after
-/// `$args`: each variant's rules type (exported by [`crate::rules`]), its Hub name where Scan
-/// names it otherwise than [`Rules::NAME`], the other names accepted for it
-/// (Scan's, pydraughts' and lidraughts'), and its description. [`Variant`] with its names and
-/// [`with_variant!`](crate::with_variant) are made from it: a new variant is its rules file and
-/// one entry here.
+/// `$args`: each variant's rules type and its file (`mod file` declares the module of `src/rules/`
+/// that holds it, `in file` names a module an earlier entry declared), its Hub name where Scan
+/// names it otherwise than [`Rules::NAME`], the other names accepted for it (Scan's, pydraughts'
+/// and lidraughts'), and its description. The rules modules and their exports, [`Variant`] with
+/// its names and [`with_variant!`](crate::with_variant) are made from it: a new variant is its
+/// rules file and one entry here.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! for_each_variant {
     ($callback:ident $($args:tt)*) => {
         $crate::$callback! { [$($args)*]
-            International => hub "normal", ["normal", "standard", "10x10", "fmjd", "fromposition", "from position"],
+            International (mod international) => hub "normal", ["normal", "standard", "10x10", "fmjd", "fromposition", "from position"],
                 "International draughts, FMJD rules (10x10).";
-            Killer => [],
+            Killer (mod engine_variants) => [],
                 "Killer draughts (10x10): a king that ends by taking a king stops right behind it.";
-            Breakthrough => hub "bt", ["bt"], "Breakthrough (10x10): the first king wins.";
-            Frisian => [],
+            Breakthrough (in engine_variants) => hub "bt", ["bt"], "Breakthrough (10x10): the first king wins.";
+            Frisian (mod frisian) => [],
                 "Frisian draughts (10x10): captures also along rows and columns, by value.";
-            Antidraughts => hub "losing", ["losing", "giveaway", "anti"],
+            Antidraughts (in engine_variants) => hub "losing", ["losing", "giveaway", "anti"],
                 "Antidraughts (10x10): the player who cannot move wins.";
-            Brazilian => ["brazil"], "Brazilian draughts: international rules on 8x8.";
-            Russian => ["shashki"], "Russian draughts (shashki).";
-            Pool => ["american-pool", "pool-checkers"], "American pool checkers.";
-            Czech => [], "Czech draughts.";
-            Portuguese => [], "Portuguese draughts.";
-            Spanish => [], "Spanish draughts.";
-            German => ["dame"],
+            Brazilian (mod brazilian) => ["brazil"], "Brazilian draughts: international rules on 8x8.";
+            Russian (mod russian) => ["shashki"], "Russian draughts (shashki).";
+            Pool (mod pool) => ["american-pool", "pool-checkers"], "American pool checkers.";
+            Czech (mod czech) => [], "Czech draughts.";
+            Portuguese (mod spanish) => [], "Portuguese draughts.";
+            Spanish (in spanish) => [], "Spanish draughts.";
+            German (mod german) => ["dame"],
                 "German draughts (Dame) as the given variant table states it: White first, flying kings.";
-            GermanSheets => [],
+            GermanSheets (in german) => [],
                 "German draughts as the German rule sheets play it: Black first, kings land right behind.";
-            Thai => [], "Thai draughts (mak-hot).";
-            English => ["american", "checkers", "draughts"],
+            Thai (mod thai) => [], "Thai draughts (mak-hot).";
+            English (mod english) => ["american", "checkers", "draughts"],
                 "English draughts / American checkers.";
-            Italian => [], "Italian draughts (dama italiana).";
-            Canadian => [], "Canadian draughts: international rules on 12x12.";
+            Italian (mod italian) => [], "Italian draughts (dama italiana).";
+            Canadian (mod canadian) => [], "Canadian draughts: international rules on 12x12.";
         }
     };
 }
+
+/// Declares the rules modules and exports each variant's rules type, from the list of
+/// [`for_each_variant!`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __declare_variant_modules {
+    ([] $($variant:ident ($kind:ident $module:ident) => $(hub $hub:literal,)? [$($alias:literal),*], $doc:literal;)*) => {
+        $($crate::__variant_module!($kind $module);)*
+        $(pub use $module::$variant;)*
+    };
+}
+
+/// `mod file` of an entry of [`for_each_variant!`] declares the module; `in file` does nothing
+/// (an earlier entry declared it).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __variant_module {
+    (mod $module:ident) => {
+        mod $module;
+    };
+    (in $module:ident) => {};
+}
+
+for_each_variant!(__declare_variant_modules);
 
 /// Defines [`Variant`] from the list of [`for_each_variant!`].
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __define_variant {
-    ([] $($variant:ident => $(hub $hub:literal,)? [$($alias:literal),*], $doc:literal;)*) => {
+    ([] $($variant:ident ($kind:ident $module:ident) => $(hub $hub:literal,)? [$($alias:literal),*], $doc:literal;)*) => {
         /// A variant chosen at run time, for the edges of the program (command line, protocols).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         pub enum Variant {
@@ -358,7 +357,7 @@ macro_rules! with_variant {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __with_variant_match {
-    ([($variant:expr), $r:ident, ($body:expr)] $($name:ident => $(hub $hub:literal,)? [$($alias:literal),*], $doc:literal;)*) => {
+    ([($variant:expr), $r:ident, ($body:expr)] $($name:ident ($kind:ident $module:ident) => $(hub $hub:literal,)? [$($alias:literal),*], $doc:literal;)*) => {
         match $variant {
             $($crate::rules::Variant::$name => {
                 type $r = $crate::rules::$name;
