@@ -68,14 +68,16 @@ impl<R: Rules> Position<R> {
     /// The start position of the variant.
     ///
     /// Every variant sets its men on the rows nearest each player, Black's from the first square
-    /// of the geometry and White's up to the last, as many as a side may have.
+    /// of the geometry and White's up to the last, as many as a side may have, after the empty
+    /// rows the variant leaves behind them.
     pub fn start() -> Self {
         let men = R::MAX_PIECES_PER_SIDE;
-        let squares = R::Geometry::SQUARES;
+        let skipped = R::EMPTY_ROWS_BEHIND_MEN * R::Geometry::HALF;
+        let last = R::Geometry::SQUARES - skipped;
         let setup = Setup {
             side: Some(R::FIRST_MOVER),
-            white_men: (squares + 1 - men..=squares).collect(),
-            black_men: (1..=men).collect(),
+            white_men: (last + 1 - men..=last).collect(),
+            black_men: (skipped + 1..=skipped + men).collect(),
             ..Setup::default()
         };
         Self::from_setup(&setup).expect("the start setup of a variant is valid")
@@ -277,16 +279,8 @@ impl<R: Rules> Position<R> {
         } else {
             moving_kind
         };
-        next.pieces[us.index()] = (next.pieces[us.index()] & !from) | to;
-        if moving_kind == Kind::King {
-            next.kings &= !from;
-        }
-        if landing_kind == Kind::King {
-            next.kings |= to;
-        }
-        next.hash ^= zobrist::piece_key(us, moving_kind, u32::from(mv.from))
-            ^ zobrist::piece_key(us, landing_kind, u32::from(mv.to))
-            ^ BLACK_TO_MOVE;
+        // Captured pieces go first: where they are lifted as they are jumped (Thai, Turkish) the
+        // capturing piece may end on the square of one of them.
         if mv.captured.any() {
             for bit in mv.captured.iter() {
                 let kind = if self.kings.has(bit) {
@@ -299,6 +293,16 @@ impl<R: Rules> Position<R> {
             next.pieces[them.index()] &= !mv.captured;
             next.kings &= !mv.captured;
         }
+        next.pieces[us.index()] = (next.pieces[us.index()] & !from) | to;
+        if moving_kind == Kind::King {
+            next.kings &= !from;
+        }
+        if landing_kind == Kind::King {
+            next.kings |= to;
+        }
+        next.hash ^= zobrist::piece_key(us, moving_kind, u32::from(mv.from))
+            ^ zobrist::piece_key(us, landing_kind, u32::from(mv.to))
+            ^ BLACK_TO_MOVE;
         next.side = them;
         debug_assert_eq!(next.hash, next.compute_hash(), "incremental hash");
         next

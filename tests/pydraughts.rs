@@ -59,3 +59,10 @@ fn pydraughts_hub_engine_plays_brazilian_and_russian() {
 fn pydraughts_hub_engine_plays_killer() {
     play_through_hub_engine("standard", Some("killer"));
 }
+
+/// pydraughts plays Turkish draughts (all 64 squares, orthogonal moves); it numbers the squares
+/// 1-64 from a8, as Rafle's Turkish board does.
+#[test]
+fn pydraughts_hub_engine_plays_turkish() {
+    play_through_hub_engine("turkish", Some("turkish"));
+}

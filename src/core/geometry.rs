@@ -165,8 +165,16 @@ pub trait Geometry: Copy + Debug + Default + Send + Sync + 'static {
     type Bits: BitBoard;
     /// Human name, e.g. `10x10`.
     const NAME: &'static str;
-    /// Playable squares per row (half the board width).
+    /// Playable squares per row (half the board width, or the whole width where
+    /// [`Geometry::EVERY_SQUARE`]).
     const HALF: u32;
+    /// Whether every square of the board is a playing square (Turkish draughts), rather than the
+    /// dark squares only. Such a board is laid out row by row without ghost bits: a step along a
+    /// column is one row, along a row one file, and steps along a row are taken only from
+    /// [`Geometry::ORTHOGONAL_STEP_ORIGINS`] because they wrap into the next row.
+    const EVERY_SQUARE: bool = false;
+    /// Board width in squares.
+    const COLUMNS: u32 = 2 * Self::HALF;
     /// Number of rows.
     const ROWS: u32;
     /// Number of playable squares.
@@ -183,6 +191,9 @@ pub trait Geometry: Copy + Debug + Default + Send + Sync + 'static {
     /// By [`Orthogonal`] direction: the squares from which a jump over the next square of the row
     /// or column lands on the board.
     const ORTHOGONAL_JUMP_ORIGINS: [Self::Bits; 4];
+    /// By [`Orthogonal`] direction: the squares that have a neighbour in that direction (a
+    /// one-square step from them stays on the board).
+    const ORTHOGONAL_STEP_ORIGINS: [Self::Bits; 4];
     /// `ROW_MASKS[r]`: the playable squares of row `r` (0 = Black's back row).
     const ROW_MASKS: [Self::Bits; TABLE_BITS];
     /// `FILE_MASKS[f]`: the playable squares of file `f` (0 = left edge seen from White).
@@ -214,7 +225,11 @@ pub trait Geometry: Copy + Debug + Default + Send + Sync + 'static {
     /// [`Geometry::ORTHOGONAL_RAYS`].
     #[inline(always)]
     fn orthogonal_delta(direction: Orthogonal) -> i32 {
-        let column = 2 * Self::HALF as i32 + 1;
+        let column = if Self::EVERY_SQUARE {
+            Self::COLUMNS as i32
+        } else {
+            2 * Self::HALF as i32 + 1
+        };
         match direction {
             Orthogonal::Up => -column,
             Orthogonal::Left => -1,
@@ -235,6 +250,22 @@ pub trait Geometry: Copy + Debug + Default + Send + Sync + 'static {
     #[inline]
     fn square_of(bit: u32) -> u32 {
         u32::from(Self::SQUARE_OF_BIT[bit as usize & (TABLE_BITS - 1)])
+    }
+
+    /// The square number at a row (0 = Black's back row) and file (0 = White's left edge), if
+    /// it is a playing square: the numbering of this module, row by row from the top left.
+    #[inline]
+    fn square_at(row: u32, file: u32) -> Option<u32> {
+        if row >= Self::ROWS || file >= Self::COLUMNS {
+            None
+        } else if Self::EVERY_SQUARE {
+            Some(row * Self::COLUMNS + file + 1)
+        } else if (row + file) % 2 == 1 {
+            // Even rows (from Black's side) start one file in.
+            Some(row * Self::HALF + file / 2 + 1)
+        } else {
+            None
+        }
     }
 
     /// The playable squares of a row (0 = Black's back row).
@@ -396,6 +427,50 @@ const fn jump_origins(rays: &[[u128; 4]; TABLE_BITS]) -> [u128; 4] {
     origins
 }
 
+/// The squares whose rays in each direction hold at least one square.
+const fn step_origins(rays: &[[u128; 4]; TABLE_BITS]) -> [u128; 4] {
+    let mut origins = [0u128; 4];
+    let mut bit = 0;
+    while bit < TABLE_BITS {
+        let mut d = 0;
+        while d < 4 {
+            if rays[bit][d] != 0 {
+                origins[d] |= 1 << bit;
+            }
+            d += 1;
+        }
+        bit += 1;
+    }
+    origins
+}
+
+/// Rays of a board where every square is played, laid out row by row (bit = row * columns +
+/// file), walked by row and file so that nothing wraps. `steps` are (row, file) steps by
+/// direction index.
+const fn full_board_rays(
+    columns: u32,
+    rows: u32,
+    steps: [(i32, i32); 4],
+) -> [[u128; 4]; TABLE_BITS] {
+    let mut table = [[0u128; 4]; TABLE_BITS];
+    let (columns, rows) = (columns as i32, rows as i32);
+    let mut from = 0;
+    while from < columns * rows {
+        let mut d = 0;
+        while d < 4 {
+            let (mut row, mut file) = (from / columns + steps[d].0, from % columns + steps[d].1);
+            while row >= 0 && row < rows && file >= 0 && file < columns {
+                table[from as usize][d] |= 1 << (row * columns + file);
+                row += steps[d].0;
+                file += steps[d].1;
+            }
+            d += 1;
+        }
+        from += 1;
+    }
+    table
+}
+
 /// Narrows a table of 4-direction rays to the geometry's bit set type.
 macro_rules! narrow_rays {
     ($wide:expr, $bits:ty) => {{
@@ -445,6 +520,8 @@ macro_rules! geometry {
                 narrow_rays!(orthogonal_rays($half, $rows), $bits);
             const ORTHOGONAL_JUMP_ORIGINS: [$bits; 4] =
                 narrow_four!(jump_origins(&orthogonal_rays($half, $rows)), $bits);
+            const ORTHOGONAL_STEP_ORIGINS: [$bits; 4] =
+                narrow_four!(step_origins(&orthogonal_rays($half, $rows)), $bits);
             const ROW_MASKS: [$bits; TABLE_BITS] = {
                 let wide = row_masks($half, $rows);
                 let mut narrow = [0 as $bits; TABLE_BITS];
@@ -499,6 +576,128 @@ geometry!(
     half = 6,
     rows = 12
 );
+
+/// Columns (and rows) of the board where every square is played.
+const FULL_8: u32 = 8;
+
+/// Diagonal steps (row, file) by [`Direction`].
+const DIAGONAL_STEPS: [(i32, i32); 4] = [(-1, -1), (-1, 1), (1, -1), (1, 1)];
+
+/// Orthogonal steps (row, file) by [`Orthogonal`] on a board where every square is played.
+const FULL_ORTHOGONAL_STEPS: [(i32, i32); 4] = [(-1, 0), (0, -1), (0, 1), (1, 0)];
+
+/// Mask of the first `n` bits.
+const fn low_bits(n: u32) -> u128 {
+    if n >= u128::BITS {
+        u128::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
+/// A per-bit table of a board where every square is played: `f(row, file)` for each square.
+const fn full_board_table(columns: u32, rows: u32, what: u8) -> [u8; TABLE_BITS] {
+    let mut table = [0u8; TABLE_BITS];
+    let mut s = 0;
+    while s < columns * rows {
+        let index = match what {
+            // Square number of the bit, and bit of the square number (the same shift by one).
+            FULL_SQUARE_OF_BIT => s as usize,
+            FULL_BIT_OF_SQUARE => s as usize + 1,
+            _ => s as usize,
+        };
+        table[index] = match what {
+            FULL_SQUARE_OF_BIT => (s + 1) as u8,
+            FULL_BIT_OF_SQUARE => s as u8,
+            FULL_ROW_OF_BIT => (s / columns) as u8,
+            _ => (s % columns) as u8,
+        };
+        s += 1;
+    }
+    table
+}
+
+/// Which table [`full_board_table`] makes.
+const FULL_SQUARE_OF_BIT: u8 = 0;
+const FULL_BIT_OF_SQUARE: u8 = 1;
+const FULL_ROW_OF_BIT: u8 = 2;
+const FULL_FILE_OF_BIT: u8 = 3;
+
+/// Row (`by_row`) or file masks of a board where every square is played.
+const fn full_board_lines(columns: u32, rows: u32, by_row: bool) -> [u128; TABLE_BITS] {
+    let mut table = [0u128; TABLE_BITS];
+    let mut s = 0;
+    while s < columns * rows {
+        let line = if by_row { s / columns } else { s % columns };
+        table[line as usize] |= 1 << s;
+        s += 1;
+    }
+    table
+}
+
+/// The 8x8 board with all 64 squares played (Turkish draughts): bit = row * 8 + file, row 0 on
+/// Black's side, so square `n` (1-64, from the top left, row by row) is bit `n - 1`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Board8Full;
+
+impl Geometry for Board8Full {
+    type Bits = u64;
+    const NAME: &'static str = "8x8 (all squares)";
+    const HALF: u32 = FULL_8;
+    const ROWS: u32 = FULL_8;
+    const EVERY_SQUARE: bool = true;
+    const COLUMNS: u32 = FULL_8;
+    const USED_BITS: u32 = FULL_8 * FULL_8;
+    const VALID: u64 = low_bits(FULL_8 * FULL_8) as u64;
+    const RAYS: [[u64; 4]; TABLE_BITS] =
+        narrow_rays!(full_board_rays(FULL_8, FULL_8, DIAGONAL_STEPS), u64);
+    const ORTHOGONAL_RAYS: [[u64; 4]; TABLE_BITS] =
+        narrow_rays!(full_board_rays(FULL_8, FULL_8, FULL_ORTHOGONAL_STEPS), u64);
+    const ORTHOGONAL_JUMP_ORIGINS: [u64; 4] = narrow_four!(
+        jump_origins(&full_board_rays(FULL_8, FULL_8, FULL_ORTHOGONAL_STEPS)),
+        u64
+    );
+    const ORTHOGONAL_STEP_ORIGINS: [u64; 4] = narrow_four!(
+        step_origins(&full_board_rays(FULL_8, FULL_8, FULL_ORTHOGONAL_STEPS)),
+        u64
+    );
+    const ROW_MASKS: [u64; TABLE_BITS] = {
+        let wide = full_board_lines(FULL_8, FULL_8, true);
+        let mut narrow = [0u64; TABLE_BITS];
+        let mut i = 0;
+        while i < TABLE_BITS {
+            narrow[i] = wide[i] as u64;
+            i += 1;
+        }
+        narrow
+    };
+    const FILE_MASKS: [u64; TABLE_BITS] = {
+        let wide = full_board_lines(FULL_8, FULL_8, false);
+        let mut narrow = [0u64; TABLE_BITS];
+        let mut i = 0;
+        while i < TABLE_BITS {
+            narrow[i] = wide[i] as u64;
+            i += 1;
+        }
+        narrow
+    };
+    const SQUARE_OF_BIT: [u8; TABLE_BITS] = full_board_table(FULL_8, FULL_8, FULL_SQUARE_OF_BIT);
+    const BIT_OF_SQUARE: [u8; TABLE_BITS] = full_board_table(FULL_8, FULL_8, FULL_BIT_OF_SQUARE);
+    const ROW_OF_BIT: [u8; TABLE_BITS] = full_board_table(FULL_8, FULL_8, FULL_ROW_OF_BIT);
+    const FILE_OF_BIT: [u8; TABLE_BITS] = full_board_table(FULL_8, FULL_8, FULL_FILE_OF_BIT);
+
+    /// Diagonal steps by bit distance; no rule on this board plays along the diagonals.
+    #[inline(always)]
+    fn delta(direction: Direction) -> i32 {
+        let columns = Self::COLUMNS as i32;
+        match direction {
+            Direction::UpLeft => -(columns + 1),
+            Direction::UpRight => -(columns - 1),
+            Direction::DownLeft => columns - 1,
+            Direction::DownRight => columns + 1,
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -622,6 +821,38 @@ mod tests {
         let origins = Board10::ORTHOGONAL_JUMP_ORIGINS[Orthogonal::Right as usize];
         assert!(origins.has(Board10::bit_of(13).expect("13")));
         assert!(!origins.has(Board10::bit_of(14).expect("14")));
+    }
+
+    #[test]
+    fn full_board_rows_and_columns() {
+        // Square 1 is a8 (bit 0), 64 is h1; rows and columns do not wrap.
+        assert_eq!(Board8Full::VALID.count(), 64);
+        assert_eq!(Board8Full::square_at(0, 0), Some(1));
+        assert_eq!(Board8Full::square_at(7, 7), Some(64));
+        let from = Board8Full::bit_of(36).expect("36");
+        let right: Vec<u32> = Board8Full::ORTHOGONAL_RAYS[from as usize]
+            [Orthogonal::Right as usize]
+            .iter()
+            .map(Board8Full::square_of)
+            .collect();
+        assert_eq!(right, vec![37, 38, 39, 40]);
+        let up: Vec<u32> = Board8Full::ORTHOGONAL_RAYS[from as usize][Orthogonal::Up as usize]
+            .iter()
+            .map(Board8Full::square_of)
+            .collect();
+        assert_eq!(up, vec![4, 12, 20, 28]);
+        assert_eq!(Board8Full::orthogonal_delta(Orthogonal::Down), 8);
+        let edge = Board8Full::bit_of(8).expect("8");
+        assert!(!Board8Full::ORTHOGONAL_STEP_ORIGINS[Orthogonal::Right as usize].has(edge));
+        assert!(Board8Full::ORTHOGONAL_STEP_ORIGINS[Orthogonal::Left as usize].has(edge));
+        for square in 1..=64 {
+            let bit = Board8Full::bit_of(square).expect("on the board");
+            let (row, file) = (
+                u32::from(Board8Full::ROW_OF_BIT[bit as usize]),
+                u32::from(Board8Full::FILE_OF_BIT[bit as usize]),
+            );
+            assert_eq!(Board8Full::square_at(row, file), Some(square));
+        }
     }
 
     #[test]

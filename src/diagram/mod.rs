@@ -136,7 +136,7 @@ impl Layout {
         Layout {
             size,
             frame: (size * FRAME).round(),
-            columns: 2 * R::Geometry::HALF,
+            columns: R::Geometry::COLUMNS,
             rows: R::Geometry::ROWS,
             flipped: options.flipped,
         }

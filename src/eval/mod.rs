@@ -17,7 +17,7 @@ pub mod patterns;
 pub mod weights;
 pub mod weights_file;
 
-use crate::core::{BitBoard, Color, Direction, Geometry};
+use crate::core::{BitBoard, Color, Direction, Geometry, Orthogonal};
 use crate::movegen;
 use crate::position::Position;
 use crate::rules::{BitsOf, Goal, Rules};
@@ -319,7 +319,8 @@ fn side_features<R: Rules>(position: &Position<R>, color: Color) -> Features {
     let opponent_kings = position.kings(!color);
     let empty = position.empty();
     let rows = G::<R>::ROWS;
-    let half = G::<R>::HALF;
+    // Half the board's width (the playing squares of a row on the dark-square boards).
+    let half = G::<R>::COLUMNS / 2;
     let count = |set: BitsOf<R>| set.count() as i32;
 
     f[Feature::Man as usize] = count(men);
@@ -348,6 +349,20 @@ fn side_features<R: Rules>(position: &Position<R>, color: Color) -> Features {
     f[Feature::WingImbalance as usize] = (count(men & left) - count(men & !left)).abs();
 
     f[Feature::BackRow as usize] = count(men & relative_row::<G<R>>(color, 0));
+    f[Feature::EdgeMen as usize] =
+        count(men & (G::<R>::FILE_MASKS[0] | G::<R>::FILE_MASKS[(2 * half - 1) as usize]));
+
+    if !R::DIAGONAL_PLAY {
+        // Along rows and columns (Turkish) the diagonal shape terms below mean nothing: material,
+        // advancement, centre, wings, back row and edges, and the kings' reach.
+        for bit in kings.iter() {
+            for direction in Orthogonal::ALL {
+                f[Feature::KingMobility as usize] +=
+                    count(movegen::king_reach::<G<R>>(bit, direction, empty));
+            }
+        }
+        return f;
+    }
 
     let [ahead_left, ahead_right] = forward(color);
     let behind_left = men.shift(G::<R>::delta(ahead_right));
@@ -369,8 +384,6 @@ fn side_features<R: Rules>(position: &Position<R>, color: Color) -> Features {
         free_left.shift(-G::<R>::delta(ahead_left)) | free_right.shift(-G::<R>::delta(ahead_right));
     f[Feature::BlockedMen as usize] =
         count(men & !movable & !relative_row::<G<R>>(color, rows - 1));
-    f[Feature::EdgeMen as usize] =
-        count(men & (G::<R>::FILE_MASKS[0] | G::<R>::FILE_MASKS[(2 * half - 1) as usize]));
 
     if opponent_kings.is_empty() {
         let promotion = relative_row::<G<R>>(color, rows - 1);

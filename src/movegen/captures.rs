@@ -16,14 +16,15 @@
 //! Variant behaviours, each behind a [`Rules`] constant so that it costs nothing elsewhere: men
 //! that may not take kings (Italian), kings that land right behind the piece they take (Thai,
 //! German rule sheets), a king that must halt behind a king it takes last (Killer), pieces lifted as they are
-//! jumped (Thai), captures along rows and columns as well as diagonals (Frisian), and the
+//! jumped (Thai, Turkish), captures along rows and columns as well as diagonals (Frisian) or
+//! instead of them (Turkish), no turning back within a capture (Turkish), and the
 //! precedence orders of [`CapturePrecedence`].
 //!
 //! The search is written once over the [`Line`] families: diagonals and, where the variant has
 //! them, rows and columns. At every turn of a capture a piece may go on in any direction but
 //! straight back, in either family.
 
-use super::{Sides, forward, king_reach, nearest};
+use super::{Sides, forward, king_reach, nearest, orthogonal_forward};
 use crate::core::{BitBoard, Direction, Geometry, Line, Orthogonal};
 use crate::moves::{Move, MoveList};
 use crate::rules::{BitsOf, CapturePrecedence, Rules};
@@ -97,6 +98,19 @@ fn man_targets<R: Rules>(sides: &Sides<BitsOf<R>>) -> BitsOf<R> {
     }
 }
 
+/// The directions along rows and columns in which men capture: all four, or forward and sideways
+/// where men do not capture backwards (Turkish).
+#[inline(always)]
+fn man_orthogonals<R: Rules, const WHITE: bool>() -> &'static [Orthogonal] {
+    if R::MEN_CAPTURE_BACKWARDS {
+        &Orthogonal::ALL
+    } else if WHITE {
+        const { &orthogonal_forward(true) }
+    } else {
+        const { &orthogonal_forward(false) }
+    }
+}
+
 /// The men of the side to move that can capture, found with whole-board shifts.
 #[inline(always)]
 fn capturing_men<R: Rules, const WHITE: bool>(sides: &Sides<BitsOf<R>>) -> BitsOf<R> {
@@ -104,7 +118,9 @@ fn capturing_men<R: Rules, const WHITE: bool>(sides: &Sides<BitsOf<R>>) -> BitsO
     if sides.men.is_empty() {
         return capturers;
     }
-    let directions: &[Direction] = if R::MEN_CAPTURE_BACKWARDS {
+    let directions: &[Direction] = if !R::DIAGONAL_PLAY {
+        &[]
+    } else if R::MEN_CAPTURE_BACKWARDS {
         &Direction::ALL
     } else {
         &forward(WHITE)
@@ -115,7 +131,7 @@ fn capturing_men<R: Rules, const WHITE: bool>(sides: &Sides<BitsOf<R>>) -> BitsO
         capturers |= sides.men & targets.shift(-delta) & sides.empty.shift(-2 * delta);
     }
     if R::ORTHOGONAL_CAPTURES {
-        for direction in Orthogonal::ALL {
+        for &direction in man_orthogonals::<R, WHITE>() {
             let delta = direction.delta::<R::Geometry>();
             capturers |= sides.men
                 & direction.short_jump_origins::<R::Geometry>()
@@ -156,9 +172,10 @@ fn king_can_capture_along<R: Rules, L: Line>(
 /// Whether the king on `king` can capture.
 #[inline(always)]
 fn king_can_capture<R: Rules>(sides: &Sides<BitsOf<R>>, king: u32) -> bool {
-    Direction::ALL
-        .into_iter()
-        .any(|direction| king_can_capture_along::<R, _>(sides, king, direction))
+    (R::DIAGONAL_PLAY
+        && Direction::ALL
+            .into_iter()
+            .any(|direction| king_can_capture_along::<R, _>(sides, king, direction)))
         || (R::ORTHOGONAL_CAPTURES
             && Orthogonal::ALL
                 .into_iter()
@@ -252,8 +269,10 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
             self.from = from;
             self.flags = Move::<BitsOf<R>>::KING;
             self.empty = sides.empty | BitsOf::<R>::bit(from);
-            for direction in Direction::ALL {
-                self.king(from, direction, BitsOf::<R>::EMPTY);
+            if R::DIAGONAL_PLAY {
+                for direction in Direction::ALL {
+                    self.king(from, direction, BitsOf::<R>::EMPTY);
+                }
             }
             if R::ORTHOGONAL_CAPTURES {
                 for direction in Orthogonal::ALL {
@@ -307,7 +326,9 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
     /// Continues a man's capture from `at`, having taken `captured`. Returns whether it captured.
     fn man(&mut self, at: u32, captured: BitsOf<R>) -> bool {
         let mut continued = false;
-        let directions: &[Direction] = if R::MEN_CAPTURE_BACKWARDS {
+        let directions: &[Direction] = if !R::DIAGONAL_PLAY {
+            &[]
+        } else if R::MEN_CAPTURE_BACKWARDS {
             &Direction::ALL
         } else {
             &forward(WHITE)
@@ -316,7 +337,7 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
             continued |= self.man_jump(at, direction, captured);
         }
         if R::ORTHOGONAL_CAPTURES {
-            for direction in Orthogonal::ALL {
+            for &direction in man_orthogonals::<R, WHITE>() {
                 continued |= self.man_jump(at, direction, captured);
             }
         }
@@ -373,7 +394,7 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
         let mut continued = self.king(at, left, captured);
         continued |= self.king(at, right, captured);
         continued |= self.king(at, direction, captured);
-        if R::CAPTURED_REMOVED_AT_ONCE {
+        if R::CAPTURED_REMOVED_AT_ONCE && !R::NO_TURNING_BACK {
             continued |= self.king(at, direction.opposite(), captured);
         }
         continued
@@ -418,13 +439,13 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
         for landing in landings.iter() {
             continued |= self.king(landing, left, captured);
             continued |= self.king(landing, right, captured);
-            if R::ORTHOGONAL_CAPTURES {
+            if R::ORTHOGONAL_CAPTURES && R::DIAGONAL_PLAY {
                 for across in L::Across::ALL {
                     continued |= self.king(landing, across, captured);
                 }
             }
         }
-        if R::CAPTURED_REMOVED_AT_ONCE {
+        if R::CAPTURED_REMOVED_AT_ONCE && !R::NO_TURNING_BACK {
             // The jumped piece is gone: the king may turn back along its line. Every landing
             // square lies on that line, so searching from one of them covers them all.
             continued |= self.king(last, direction.opposite(), captured);

@@ -7,7 +7,7 @@
 
 mod captures;
 
-use crate::core::{BitBoard, Color, Direction, Geometry, Line};
+use crate::core::{BitBoard, Color, Direction, Geometry, Line, Orthogonal};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::{BitsOf, Rules};
@@ -20,6 +20,24 @@ pub(crate) const fn forward(white: bool) -> [Direction; 2] {
     } else {
         [Direction::DownLeft, Direction::DownRight]
     }
+}
+
+/// Directions of the men of a side along rows and columns (Turkish): forward and sideways.
+#[inline(always)]
+pub(crate) const fn orthogonal_forward(white: bool) -> [Orthogonal; 3] {
+    if white {
+        [Orthogonal::Up, Orthogonal::Left, Orthogonal::Right]
+    } else {
+        [Orthogonal::Down, Orthogonal::Left, Orthogonal::Right]
+    }
+}
+
+/// The squares of `pieces` stepped once in an orthogonal direction, onto `empty`; pieces on the
+/// edge the step would leave by stay behind (a step along a row wraps by bit distance).
+#[inline(always)]
+fn orthogonal_step<G: Geometry>(pieces: G::Bits, direction: Orthogonal, empty: G::Bits) -> G::Bits {
+    (pieces & G::ORTHOGONAL_STEP_ORIGINS[direction as usize]).shift(G::orthogonal_delta(direction))
+        & empty
 }
 
 /// The pieces seen from the side to move.
@@ -162,19 +180,36 @@ fn count_side<R: Rules, const WHITE: bool>(position: &Position<R>) -> usize {
         return list.len();
     }
     let mut total = 0;
-    for direction in forward(WHITE) {
-        let delta = R::Geometry::delta(direction);
-        total += (sides.men.shift(delta) & sides.empty).count();
+    if R::DIAGONAL_PLAY {
+        for direction in forward(WHITE) {
+            let delta = R::Geometry::delta(direction);
+            total += (sides.men.shift(delta) & sides.empty).count();
+        }
+        if sides.kings.any() {
+            for direction in Direction::ALL {
+                total += king_quiet_targets::<R::Geometry>(
+                    sides.kings,
+                    direction,
+                    sides.empty,
+                    R::FLYING_KINGS,
+                )
+                .count();
+            }
+        }
     }
-    if sides.kings.any() {
-        for direction in Direction::ALL {
-            total += king_quiet_targets::<R::Geometry>(
-                sides.kings,
-                direction,
-                sides.empty,
-                R::FLYING_KINGS,
-            )
-            .count();
+    if R::ORTHOGONAL_MOVES {
+        for direction in orthogonal_forward(WHITE) {
+            total += orthogonal_step::<R::Geometry>(sides.men, direction, sides.empty).count();
+        }
+        for direction in Orthogonal::ALL {
+            let mut frontier = orthogonal_step::<R::Geometry>(sides.kings, direction, sides.empty);
+            while frontier.any() {
+                total += frontier.count();
+                if !R::FLYING_KINGS {
+                    break;
+                }
+                frontier = orthogonal_step::<R::Geometry>(frontier, direction, sides.empty);
+            }
         }
     }
     total as usize
@@ -209,6 +244,12 @@ fn quiet_moves<R: Rules, const WHITE: bool>(
     list: &mut MoveList<BitsOf<R>>,
 ) {
     let no_capture = BitsOf::<R>::EMPTY;
+    if R::ORTHOGONAL_MOVES {
+        orthogonal_quiet_moves::<R, WHITE>(sides, list);
+    }
+    if !R::DIAGONAL_PLAY {
+        return;
+    }
     for direction in forward(WHITE) {
         let delta = R::Geometry::delta(direction);
         let targets = sides.men.shift(delta) & sides.empty;
@@ -228,6 +269,40 @@ fn quiet_moves<R: Rules, const WHITE: bool>(
                 king_reach::<R::Geometry>(from, direction, sides.empty)
             } else {
                 BitsOf::<R>::bit(from).shift(R::Geometry::delta(direction)) & sides.empty
+            };
+            for to in targets.iter() {
+                list.push(Move::new(from, to, no_capture, Move::<BitsOf<R>>::KING));
+            }
+        }
+    }
+}
+
+/// The quiet moves along rows and columns (Turkish): men one square forward or sideways, kings
+/// along rows and columns.
+#[inline(always)]
+fn orthogonal_quiet_moves<R: Rules, const WHITE: bool>(
+    sides: &Sides<BitsOf<R>>,
+    list: &mut MoveList<BitsOf<R>>,
+) {
+    let no_capture = BitsOf::<R>::EMPTY;
+    for direction in orthogonal_forward(WHITE) {
+        let delta = R::Geometry::orthogonal_delta(direction);
+        for to in orthogonal_step::<R::Geometry>(sides.men, direction, sides.empty).iter() {
+            let from = (to as i32 - delta) as u32;
+            let flags = if sides.promotion_row.has(to) {
+                Move::<BitsOf<R>>::PROMOTION
+            } else {
+                0
+            };
+            list.push(Move::new(from, to, no_capture, flags));
+        }
+    }
+    for from in sides.kings.iter() {
+        for direction in Orthogonal::ALL {
+            let targets = if R::FLYING_KINGS {
+                king_reach::<R::Geometry>(from, direction, sides.empty)
+            } else {
+                orthogonal_step::<R::Geometry>(BitsOf::<R>::bit(from), direction, sides.empty)
             };
             for to in targets.iter() {
                 list.push(Move::new(from, to, no_capture, Move::<BitsOf<R>>::KING));

@@ -174,17 +174,15 @@ pub fn format<R: Rules>(position: &Position<R>) -> String {
 impl<R: Rules> std::fmt::Display for Position<R> {
     /// A diagram from White's side, then the FEN.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let columns = 2 * R::Geometry::HALF;
         for row in 0..R::Geometry::ROWS {
             let mut line = String::new();
-            for file in 0..columns {
-                let playable = (row + file) % 2 == 1;
-                let symbol = if !playable {
-                    ' '
-                } else {
-                    let square = row * R::Geometry::HALF + file / 2 + 1;
-                    let bit = R::Geometry::bit_of(square).expect("square on the board");
-                    self.piece_at(bit).map_or('.', Piece::letter)
+            for file in 0..R::Geometry::COLUMNS {
+                let symbol = match R::Geometry::square_at(row, file) {
+                    None => ' ',
+                    Some(square) => {
+                        let bit = R::Geometry::bit_of(square).expect("square on the board");
+                        self.piece_at(bit).map_or('.', Piece::letter)
+                    }
                 };
                 line.push(' ');
                 line.push(symbol);

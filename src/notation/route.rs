@@ -69,23 +69,31 @@ impl Way {
     }
 }
 
+impl Way {
+    /// The way pointing back.
+    fn opposite(self) -> Way {
+        match self {
+            Way::Diagonal(direction) => Way::Diagonal(direction.opposite()),
+            Way::Orthogonal(direction) => Way::Orthogonal(Orthogonal::ALL[3 - direction as usize]),
+        }
+    }
+}
+
 /// The square one step from `bit` in `way`, if it is on the board: found by row and file, not by
-/// bit arithmetic, so that this walk stays independent of the generator's layout.
+/// bit arithmetic, so that this walk stays independent of the generator's layout. Where every
+/// square is played, the next square along a row or column is the neighbouring one.
 fn step<G: Geometry>(bit: u32, way: Way) -> Option<u32> {
-    let (rows, files) = way.offsets();
+    let (rows, files) = match way {
+        Way::Orthogonal(_) if G::EVERY_SQUARE => {
+            let (rows, files) = way.offsets();
+            (rows / 2, files / 2)
+        }
+        _ => way.offsets(),
+    };
     let row = i32::from(G::ROW_OF_BIT[bit as usize]) + rows;
     let file = i32::from(G::FILE_OF_BIT[bit as usize]) + files;
-    let width = 2 * G::HALF as i32;
-    if row < 0 || row >= G::ROWS as i32 || file < 0 || file >= width {
-        return None;
-    }
-    // Even rows (from Black's side) start one file in (see the geometry's numbering).
-    let first_file = if row % 2 == 0 { 1 } else { 0 };
-    if (file - first_file) % 2 != 0 {
-        return None;
-    }
-    let square = row * G::HALF as i32 + (file - first_file) / 2 + 1;
-    G::bit_of(square as u32)
+    let square = G::square_at(u32::try_from(row).ok()?, u32::try_from(file).ok()?)?;
+    G::bit_of(square)
 }
 
 struct Walk<'a, R: Rules> {
@@ -116,23 +124,36 @@ impl<R: Rules> Walk<'_, R> {
         Position::<R>::promotion_row(self.us).has(bit)
     }
 
-    /// Every jump available from `at`: (direction, jumped bit, possible landing bits).
-    fn jumps(&self, at: u32, king: bool, captured: &[u32]) -> Vec<(Way, u32, Vec<u32>)> {
-        let forward = match self.us {
-            Color::White => [Direction::UpLeft, Direction::UpRight],
-            Color::Black => [Direction::DownLeft, Direction::DownRight],
+    /// Every jump available from `at`, having arrived by `arrived`: (direction, jumped bit,
+    /// possible landing bits).
+    fn jumps(
+        &self,
+        at: u32,
+        king: bool,
+        captured: &[u32],
+        arrived: Option<Way>,
+    ) -> Vec<(Way, u32, Vec<u32>)> {
+        let (forward, backward) = match self.us {
+            Color::White => ([Direction::UpLeft, Direction::UpRight], Orthogonal::Down),
+            Color::Black => ([Direction::DownLeft, Direction::DownRight], Orthogonal::Up),
         };
-        let mut ways: Vec<Way> = Direction::ALL.into_iter().map(Way::Diagonal).collect();
+        let mut ways: Vec<Way> = Vec::new();
+        if R::DIAGONAL_PLAY {
+            ways.extend(Direction::ALL.into_iter().map(Way::Diagonal));
+        }
         if R::ORTHOGONAL_CAPTURES {
             ways.extend(Orthogonal::ALL.into_iter().map(Way::Orthogonal));
         }
         let mut found = Vec::new();
         for direction in ways {
-            if let Way::Diagonal(diagonal) = direction
-                && !king
-                && !R::MEN_CAPTURE_BACKWARDS
-                && !forward.contains(&diagonal)
-            {
+            let backwards = match direction {
+                Way::Diagonal(diagonal) => !forward.contains(&diagonal),
+                Way::Orthogonal(orthogonal) => orthogonal == backward,
+            };
+            if !king && !R::MEN_CAPTURE_BACKWARDS && backwards {
+                continue;
+            }
+            if R::NO_TURNING_BACK && arrived.map(Way::opposite) == Some(direction) {
                 continue;
             }
             let flying = king && R::FLYING_KINGS;
@@ -180,7 +201,8 @@ impl<R: Rules> Walk<'_, R> {
             captured,
             landings,
         } = state;
-        for (direction, jumped, squares) in self.jumps(at, king, &captured) {
+        let arrived = incoming.map(|(way, _)| way);
+        for (direction, jumped, squares) in self.jumps(at, king, &captured, arrived) {
             let mut after = captured.clone();
             after.push(jumped);
             // A piece that can go on capturing must do so, and a king must land where it can.
@@ -189,7 +211,9 @@ impl<R: Rules> Walk<'_, R> {
                 .map(|&landing| {
                     let king_there =
                         king || (R::CROWN_DURING_CAPTURE && self.on_promotion_row(landing));
-                    let continues = !self.jumps(landing, king_there, &after).is_empty();
+                    let continues = !self
+                        .jumps(landing, king_there, &after, Some(direction))
+                        .is_empty();
                     (landing, king_there, continues)
                 })
                 .collect();

@@ -30,6 +30,14 @@ pub const INTERNATIONAL_RULES: RuleSet = RuleSet {
     start_fen: "W:W31-50:B1-20",
     // Art. 2.8: each player starts with 20 men.
     max_pieces_per_side: 20,
+    // Art. 2.8: the men stand from each player's own edge on.
+    empty_rows_behind_men: 0,
+    // Art. 3.5 / 3.9: men and kings move along the diagonals.
+    diagonal_play: true,
+    orthogonal_moves: false,
+    // Art. 4.11: captured pieces stay on the board until the capture is complete, so a king
+    // cannot turn back over them; nothing to forbid.
+    no_turning_back: false,
     // Art. 4.1: a man captures forwards and backwards.
     men_capture_backwards: true,
     men_capture_kings: true,

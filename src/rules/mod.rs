@@ -126,6 +126,18 @@ pub struct RuleSet {
     pub start_fen: &'static str,
     /// Most pieces a side can have (the number of men each side starts with).
     pub max_pieces_per_side: u32,
+    /// Rows left empty between a player's own edge and his men at the start (Turkish: 1).
+    pub empty_rows_behind_men: u32,
+    /// Whether pieces move and capture along the diagonals (every variant but Turkish).
+    pub diagonal_play: bool,
+    /// Whether men step one square forward or sideways along columns and rows, and kings move
+    /// along them, instead of along the diagonals (Turkish). Captures follow
+    /// [`RuleSet::orthogonal_captures`].
+    pub orthogonal_moves: bool,
+    /// Whether a capturing piece may not turn back (180 degrees) between two captures of one
+    /// move (Turkish). Only pieces lifted as they are jumped could, so this matters only with
+    /// [`RuleSet::captured_removed_at_once`].
+    pub no_turning_back: bool,
     /// Whether men capture backwards as well as forwards.
     pub men_capture_backwards: bool,
     /// Whether men may capture kings (not in Italian draughts).
@@ -190,6 +202,14 @@ pub trait Rules: Copy + Debug + Default + PartialEq + Eq + Hash + Send + Sync + 
     const START_FEN: &'static str = Self::RULES.start_fen;
     /// See [`RuleSet::max_pieces_per_side`].
     const MAX_PIECES_PER_SIDE: u32 = Self::RULES.max_pieces_per_side;
+    /// See [`RuleSet::empty_rows_behind_men`].
+    const EMPTY_ROWS_BEHIND_MEN: u32 = Self::RULES.empty_rows_behind_men;
+    /// See [`RuleSet::diagonal_play`].
+    const DIAGONAL_PLAY: bool = Self::RULES.diagonal_play;
+    /// See [`RuleSet::orthogonal_moves`].
+    const ORTHOGONAL_MOVES: bool = Self::RULES.orthogonal_moves;
+    /// See [`RuleSet::no_turning_back`].
+    const NO_TURNING_BACK: bool = Self::RULES.no_turning_back;
     /// See [`RuleSet::men_capture_backwards`].
     const MEN_CAPTURE_BACKWARDS: bool = Self::RULES.men_capture_backwards;
     /// See [`RuleSet::men_capture_kings`].
@@ -267,6 +287,8 @@ macro_rules! for_each_variant {
                 "English draughts / American checkers.";
             Italian (mod italian) => [], "Italian draughts (dama italiana).";
             Canadian (mod canadian) => [], "Canadian draughts: international rules on 12x12.";
+            Turkish (mod turkish) => ["dama"],
+                "Turkish draughts (dama): all 64 squares, moves and captures along rows and columns.";
         }
     };
 }

@@ -41,7 +41,7 @@ pub enum Notation {
 
 /// Board width in squares.
 const fn width<G: Geometry>() -> u32 {
-    2 * G::HALF
+    G::COLUMNS
 }
 
 /// The real board coordinates `(file, rank)` of a geometry square: file 0 is White's left edge,
@@ -83,8 +83,13 @@ pub fn number_of_square<G: Geometry>(
         Corner::BottomLeft | Corner::TopLeft => file,
         Corner::BottomRight | Corner::TopRight => width::<G>() - 1 - file,
     };
-    // Playing squares of a row are every other file, so halving the file gives the rank in the row.
-    row_key * G::HALF + file_key / 2 + 1
+    if G::EVERY_SQUARE {
+        row_key * G::COLUMNS + file_key + 1
+    } else {
+        // Playing squares of a row are every other file, so halving the file gives the rank in
+        // the row.
+        row_key * G::HALF + file_key / 2 + 1
+    }
 }
 
 /// The geometry square with a given number (see [`number_of_square`]).
