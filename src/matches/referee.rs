@@ -366,7 +366,14 @@ pub fn play_game<R: Rules>(
         if clock.charge(reply.elapsed, conditions.margin) == ClockVerdict::Flagged {
             break lost(side, Termination::Time(allowed), &players);
         }
-        let mv = match record.play_text(&reply.text) {
+        // Engines answer in Hub move text, where the algebraic variants number their squares from
+        // a1; the game record reads the variant's own notation, so the reply is read as Hub text
+        // and handed on as the full route.
+        let own_text = text::parse_hub(record.position(), &reply.text).map_or_else(
+            |_| reply.text.clone(),
+            |mv| text::long_form(record.position(), &mv),
+        );
+        let mv = match record.play_text(&own_text) {
             Ok(mv) => mv,
             Err(error) => {
                 let termination = Termination::IllegalMove {
