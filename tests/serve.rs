@@ -180,6 +180,15 @@ fn bad_messages_get_errors_and_the_tab_goes_on() {
             .to_string(),
         json!({"type": "settings", "mode": "analyse", "engine": "black", "seconds": 1, "lines": 6})
             .to_string(),
+        json!({"type": "settings", "mode": "play", "engine": "black", "seconds": 1,
+               "clock": {"minutes": 0, "increment": 1}})
+        .to_string(),
+        json!({"type": "settings", "mode": "play", "engine": "black", "seconds": 1,
+               "clock": {"minutes": 5, "increment": -1}})
+        .to_string(),
+        json!({"type": "settings", "mode": "play", "engine": "black", "seconds": 1,
+               "clock": {"minutes": 5}})
+        .to_string(),
     ] {
         socket
             .send(Message::Text(bad.clone().into()))
@@ -352,6 +361,64 @@ fn analysis_shows_the_lines_asked_for_and_a_weaker_level_plays() {
     assert_eq!(replied["level"], 1);
     let movetext = replied["position"]["moves"].as_str().expect("moves");
     assert!(movetext.starts_with("1. "), "{movetext}");
+}
+
+/// The shortest clock the server accepts, in minutes (`rafle::serve` takes 0.1 to 180).
+const SHORT_CLOCK_MINUTES: f64 = 0.1;
+/// Milliseconds on that clock.
+const SHORT_CLOCK_MS: u64 = 6_000;
+
+#[test]
+fn a_game_on_the_clock_and_a_loss_on_time() {
+    let server = Server::start();
+    let (mut socket, _) = tab(&server);
+    send(
+        &mut socket,
+        &json!({"type": "settings", "mode": "play", "engine": "black", "seconds": 1,
+                "clock": {"minutes": SHORT_CLOCK_MINUTES, "increment": 1}}),
+    );
+    let state = until(&mut socket, "state", |s| !s["clock"].is_null());
+    assert_eq!(state["time_control"]["minutes"], SHORT_CLOCK_MINUTES);
+    assert_eq!(state["clock"]["running"], "white", "{state}");
+    assert_eq!(state["clock"]["black_ms"], SHORT_CLOCK_MS);
+    let man_move = legal(&state)
+        .into_iter()
+        .find(|m| m["text"] == "32-28")
+        .expect("32-28 is legal");
+    send(&mut socket, &json!({"type": "move", "id": man_move["id"]}));
+    // The engine plans on its own clock, replies, and the user's clock runs again.
+    let replied = until(&mut socket, "state", |s| {
+        s["thinking"] == false && s["position"]["side"] == "white"
+    });
+    let clock = &replied["clock"];
+    assert_eq!(clock["running"], "white", "{replied}");
+    let black = clock["black_ms"].as_u64().expect("black's time");
+    assert!(
+        black > 0 && black <= SHORT_CLOCK_MS + 1_000,
+        "black's clock after its move: {clock}"
+    );
+    assert!(replied["result"].is_null());
+    // The user lets the clock run out: the game is lost on time and says so.
+    let over = until(&mut socket, "state", |s| !s["result"].is_null());
+    let result = over["result"].as_str().expect("a result");
+    assert!(
+        result.contains("white ran out of time") && result.starts_with("0-2"),
+        "{result}"
+    );
+    assert_eq!(over["clock"]["white_ms"], 0);
+    assert!(over["clock"]["running"].is_null());
+    assert!(legal(&over).is_empty());
+    send(&mut socket, &json!({"type": "save_pdn"}));
+    let pdn = until(&mut socket, "pdn", |_| true);
+    let text = pdn["text"].as_str().expect("PDN");
+    assert!(text.contains("[Result \"0-2\"]"), "{text}");
+    // Back to a time per move: no clock.
+    send(
+        &mut socket,
+        &json!({"type": "settings", "mode": "play", "engine": "black", "seconds": 1}),
+    );
+    let untimed = until(&mut socket, "state", |_| true);
+    assert!(untimed["clock"].is_null() && untimed["result"].is_null());
 }
 
 #[test]

@@ -42,6 +42,10 @@ pub enum Request {
         /// Lines shown in analysis (multi-PV); one when left out.
         #[serde(default = "one_line")]
         lines: usize,
+        /// A clock for both sides in play, instead of a time per engine move; none when left
+        /// out.
+        #[serde(default)]
+        clock: Option<ClockSetting>,
     },
     /// Replace the game by the first game of this PDN text.
     LoadPdn {
@@ -50,6 +54,28 @@ pub enum Request {
     },
     /// Send the game as PDN.
     SavePdn,
+}
+
+/// A time control on the clock, as the page sends it.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSetting {
+    /// Each side's time at the start, in minutes.
+    pub minutes: f64,
+    /// Seconds added after each move.
+    pub increment: f64,
+}
+
+/// Both clocks of a timed game, as they stood when the state was sent: the page counts the
+/// running one down itself until the next state.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ClockState {
+    /// White's time left, in milliseconds.
+    pub white_ms: u64,
+    /// Black's time left, in milliseconds.
+    pub black_ms: u64,
+    /// The side whose clock runs: `white`, `black` or none.
+    pub running: Option<&'static str>,
 }
 
 fn full_strength() -> u32 {
@@ -134,6 +160,10 @@ pub enum Reply {
         levels: [u32; 2],
         /// Most lines an analysis may show.
         max_lines: usize,
+        /// Shortest and longest starting time on the clock, in minutes.
+        clock_minutes: [f64; 2],
+        /// Largest increment, in seconds.
+        max_increment: f64,
     },
     /// The game as it now stands.
     State {
@@ -157,6 +187,10 @@ pub enum Reply {
         forward: bool,
         /// Whether the board is seen from Black.
         flipped: bool,
+        /// The time control on the clock, when one is chosen (instead of a time per move).
+        time_control: Option<ClockSetting>,
+        /// The clocks, in a timed game in play.
+        clock: Option<ClockState>,
     },
     /// One search iteration.
     Info(Info),

@@ -3,15 +3,16 @@
 //! the page, and stops the search whenever the game changes under it or the tab goes away.
 
 use super::ServeError;
-use super::protocol::{Reply, Request, VariantName};
+use super::clock::{Clocks, TimeControl};
+use super::protocol::{ClockSetting, ClockState, Reply, Request, VariantName};
 use super::table::{Event, Events, Table, new_table, side_name};
 use crate::core::Color;
-use crate::player::Thinking;
 use crate::player::skill::{MAX_SKILL, MIN_SKILL, Skill};
+use crate::player::{Thinking, clock_limits};
 use crate::rules::Variant;
 use crate::search::{Limits, Mode};
 use axum::extract::ws::{Message, WebSocket};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 /// Shortest and longest time per engine move the page may ask for, in seconds.
@@ -26,6 +27,13 @@ const ANALYSIS_TIME: Duration = Duration::from_secs(60);
 const INFO_QUEUE: usize = 64;
 /// Most lines an analysis shows: more would not fit beside the board.
 pub const MAX_LINES: usize = 5;
+/// Shortest and longest starting time on the clock, in minutes: from a bullet game to a long
+/// classical one.
+pub const CLOCK_MINUTES: [f64; 2] = [0.1, 180.0];
+/// Largest increment per move on the clock, in seconds.
+pub const MAX_INCREMENT: f64 = 60.0;
+/// Seconds in a minute.
+const SECONDS_PER_MINUTE: f64 = 60.0;
 
 /// What the engine does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +86,10 @@ struct Tab {
     skill: Skill,
     lines: usize,
     flipped: bool,
+    /// The clock's time control in play, when one is chosen instead of a time per move.
+    time_control: Option<TimeControl>,
+    /// The clocks of a timed game in play.
+    clocks: Option<Clocks>,
     search: Option<Search>,
     /// Moves taken back, the last one first to play again (Hub texts).
     redo: Vec<String>,
@@ -106,6 +118,8 @@ pub async fn run(mut socket: WebSocket) {
         skill: Skill::default(),
         lines: 1,
         flipped: false,
+        time_control: None,
+        clocks: None,
         search: None,
         redo: Vec::new(),
         generation: 0,
@@ -124,9 +138,12 @@ pub async fn run(mut socket: WebSocket) {
         seconds: SECONDS_RANGE,
         levels: [MIN_SKILL, MAX_SKILL],
         max_lines: MAX_LINES,
+        clock_minutes: CLOCK_MINUTES,
+        max_increment: MAX_INCREMENT,
     };
     if send(&mut socket, &hello).await.is_ok() && send(&mut socket, &tab.state()).await.is_ok() {
         loop {
+            let deadline = tab.clocks.as_ref().and_then(Clocks::deadline);
             let replies = tokio::select! {
                 message = socket.recv() => match message {
                     Some(Ok(message)) => match tab.message(message).await {
@@ -141,6 +158,7 @@ pub async fn run(mut socket: WebSocket) {
                     None => break,
                 },
                 Some(event) = info.recv() => tab.event(event).await,
+                () = sleep_until(deadline) => tab.time_up().await,
                 Some(event) = done.recv() => {
                     // A search's last iterations come before its move: pass on those still
                     // queued before the move makes them stale.
@@ -163,6 +181,14 @@ pub async fn run(mut socket: WebSocket) {
     }
     tab.stop().await;
     log::info!("tab closed");
+}
+
+/// Waits until `deadline`; for ever when there is none.
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline.into()).await,
+        None => std::future::pending().await,
+    }
 }
 
 async fn send(socket: &mut WebSocket, reply: &Reply) -> Result<(), axum::Error> {
@@ -217,13 +243,14 @@ impl Tab {
                     table.new_game(fen.as_deref())?;
                     self.table = table;
                 }
+                self.reset_clocks();
             }
             Request::Move { id } => {
                 if !self.user_may_move() {
                     return Err(ServeError::Request("it is not your turn".to_string()));
                 }
                 self.stop().await;
-                self.play(&id)?;
+                self.clocked_move(&id)?;
             }
             Request::Undo => {
                 self.stop().await;
@@ -252,6 +279,7 @@ impl Tab {
                 seconds,
                 level,
                 lines,
+                clock,
             } => {
                 let mode = match mode.as_str() {
                     "play" => EngineMode::Play,
@@ -277,12 +305,15 @@ impl Tab {
                         "lines must be 1 to {MAX_LINES}"
                     )));
                 }
+                let time_control = clock.map(time_control).transpose()?;
                 self.stop().await;
                 self.mode = mode;
                 self.engine = engine;
                 self.seconds = seconds;
                 self.skill = skill;
                 self.lines = lines;
+                self.time_control = time_control;
+                self.reset_clocks();
             }
             Request::LoadPdn { text } => {
                 self.stop().await;
@@ -296,6 +327,7 @@ impl Tab {
                     self.table = table;
                 }
                 self.redo.clear();
+                self.reset_clocks();
             }
             Request::SavePdn => {
                 let (white, black) = match (self.mode, self.engine) {
@@ -304,10 +336,11 @@ impl Tab {
                     (EngineMode::Analyse, _) => ("?", "?"),
                 };
                 return Ok(vec![Reply::Pdn {
-                    text: self.table.pdn(white, black),
+                    text: self.table.pdn(white, black, self.lost_on_time()),
                 }]);
             }
         }
+        self.run_clock();
         self.start();
         Ok(vec![self.state()])
     }
@@ -323,15 +356,88 @@ impl Tab {
                 // An analysis that ran its time stays ended until the position changes.
                 if self.mode == EngineMode::Play {
                     if let Some(best) = best
-                        && let Err(error) = self.play(&best)
+                        && let Err(error) = self.clocked_move(&best)
                     {
                         log::error!("the engine's move was refused: {error}");
                     }
+                    self.run_clock();
                     self.start();
                 }
                 vec![self.state()]
             }
             _ => Vec::new(),
+        }
+    }
+
+    /// The clock's time ran out: the side to move has lost, its search (if the engine's) ends.
+    async fn time_up(&mut self) -> Vec<Reply> {
+        let now = Instant::now();
+        if !self
+            .clocks
+            .as_mut()
+            .is_some_and(|clocks| clocks.out_of_time(now))
+        {
+            return Vec::new();
+        }
+        self.stop().await;
+        log::info!("{}", self.result().unwrap_or_default());
+        vec![self.state()]
+    }
+
+    /// Plays a move of the side to move and books its time on the clock. A move that comes
+    /// after its side's time ran out is not played: that side has lost.
+    fn clocked_move(&mut self, id: &str) -> Result<(), ServeError> {
+        let now = Instant::now();
+        if self
+            .clocks
+            .as_mut()
+            .is_some_and(|clocks| clocks.out_of_time(now))
+        {
+            return Ok(());
+        }
+        self.play(id)?;
+        if let Some(clocks) = self.clocks.as_mut()
+            && !clocks.moved(now)
+        {
+            self.table.undo();
+        }
+        Ok(())
+    }
+
+    /// Sets both clocks to the time control's start, in play on the clock; none otherwise.
+    fn reset_clocks(&mut self) {
+        self.clocks = self
+            .time_control
+            .filter(|_| self.mode == EngineMode::Play)
+            .map(Clocks::new);
+    }
+
+    /// Runs the clock of the side to move (charging the other side's running time, without
+    /// increment: a move taken back or played again is no move made now), or stops both clocks
+    /// once the game is over.
+    fn run_clock(&mut self) {
+        let now = Instant::now();
+        let over = self.table.result().is_some();
+        let side = self.table.side_to_move();
+        if let Some(clocks) = self.clocks.as_mut() {
+            if over {
+                clocks.pause(now);
+            } else {
+                clocks.run(side, now);
+            }
+        }
+    }
+
+    /// The side that ran out of time, if one did.
+    fn lost_on_time(&self) -> Option<Color> {
+        self.clocks.as_ref().and_then(Clocks::flagged)
+    }
+
+    /// Why the game is over, if it is: by the rules or on time.
+    fn result(&self) -> Option<String> {
+        match self.lost_on_time() {
+            Some(loser) => Some(self.table.time_loss(loser)),
+            None => self.table.result(),
         }
     }
 
@@ -355,21 +461,29 @@ impl Tab {
     }
 
     fn user_may_move(&self) -> bool {
-        self.table.result().is_none()
+        self.result().is_none()
             && (self.mode == EngineMode::Analyse || self.table.side_to_move() != self.engine)
     }
 
     /// Starts the search the position calls for, if any: the engine's move in play, an
     /// analysis in analysis mode.
     fn start(&mut self) {
-        if self.table.result().is_some() {
+        if self.result().is_some() {
             return;
         }
         let (limits, mode) = match self.mode {
             EngineMode::Play if self.table.side_to_move() == self.engine => (
-                Limits {
-                    move_time: Some(Duration::from_secs_f64(self.seconds)),
-                    ..Limits::default()
+                match &self.clocks {
+                    // The engine plans its move on its own clock, as in a Hub or DXP game.
+                    Some(clocks) => clock_limits(
+                        clocks.left(self.engine, Instant::now()),
+                        clocks.control().increment,
+                        None,
+                    ),
+                    None => Limits {
+                        move_time: Some(Duration::from_secs_f64(self.seconds)),
+                        ..Limits::default()
+                    },
                 },
                 Mode::Think,
             ),
@@ -404,9 +518,13 @@ impl Tab {
     }
 
     fn state(&self) -> Reply {
+        let now = Instant::now();
+        let millis = |clocks: &Clocks, side| {
+            u64::try_from(clocks.left(side, now).as_millis()).unwrap_or(u64::MAX)
+        };
         Reply::State {
             position: self.table.describe(self.flipped, self.user_may_move()),
-            result: self.table.result(),
+            result: self.result(),
             mode: self.mode.name(),
             engine: side_name(self.engine),
             seconds: self.seconds,
@@ -415,6 +533,34 @@ impl Tab {
             thinking: self.search.is_some(),
             forward: !self.redo.is_empty(),
             flipped: self.flipped,
+            time_control: self.time_control.map(|control| ClockSetting {
+                minutes: control.initial.as_secs_f64() / SECONDS_PER_MINUTE,
+                increment: control.increment.as_secs_f64(),
+            }),
+            clock: self.clocks.as_ref().map(|clocks| ClockState {
+                white_ms: millis(clocks, Color::White),
+                black_ms: millis(clocks, Color::Black),
+                running: clocks.running().map(side_name),
+            }),
         }
     }
+}
+
+/// The time control the page asked for, if it is in range.
+fn time_control(setting: ClockSetting) -> Result<TimeControl, ServeError> {
+    if !(CLOCK_MINUTES[0]..=CLOCK_MINUTES[1]).contains(&setting.minutes) {
+        return Err(ServeError::Request(format!(
+            "the clock must start with {} to {} minutes",
+            CLOCK_MINUTES[0], CLOCK_MINUTES[1]
+        )));
+    }
+    if !(0.0..=MAX_INCREMENT).contains(&setting.increment) {
+        return Err(ServeError::Request(format!(
+            "the increment must be 0 to {MAX_INCREMENT} seconds"
+        )));
+    }
+    Ok(TimeControl {
+        initial: Duration::from_secs_f64(setting.minutes * SECONDS_PER_MINUTE),
+        increment: Duration::from_secs_f64(setting.increment),
+    })
 }

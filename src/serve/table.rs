@@ -8,7 +8,7 @@ use crate::core::Color;
 use crate::diagram::{self, Arrow};
 use crate::eval::Eval;
 use crate::game::Game;
-use crate::notation::pdn::{self, Tags};
+use crate::notation::pdn::{self, PdnResult, Tags};
 use crate::notation::{fen, text};
 use crate::player::skill::Skill;
 use crate::player::{Player, Task, Thinking, game_ply, options};
@@ -26,6 +26,8 @@ pub const TABLE_MB: usize = 32;
 /// Score (centi-men, White's view) at which the evaluation bar is about three quarters full: a
 /// man and a half ahead, which most players win.
 const BAR_SCALE: f64 = 150.0;
+/// The PDN `Termination` of a game lost on time.
+const TIME_FORFEIT: &str = "time forfeit";
 /// Name of the search threads, as `ps` and the logs show them.
 const THREAD_NAME: &str = "serve-search";
 
@@ -67,8 +69,9 @@ pub trait Table: Send {
     fn new_game(&mut self, fen: Option<&str>) -> Result<(), ServeError>;
     /// Replaces the game by the first game of a PDN text; on error the game is kept.
     fn load_pdn(&mut self, text: &str) -> Result<(), ServeError>;
-    /// The game as PDN, `white` and `black` naming the players.
-    fn pdn(&self, white: &str, black: &str) -> String;
+    /// The game as PDN, `white` and `black` naming the players; `lost_on_time` is the side that
+    /// ran out of time, if one did.
+    fn pdn(&self, white: &str, black: &str, lost_on_time: Option<Color>) -> String;
     /// Plays a move given as Hub text (the ids of [`LegalMove`]), if legal.
     fn play(&mut self, text: &str) -> Result<(), ServeError>;
     /// Takes back the last move, giving its Hub text; `None` at the start of the game.
@@ -79,6 +82,8 @@ pub trait Table: Send {
     fn side_to_move(&self) -> Color;
     /// Why the game is over, if it is.
     fn result(&self) -> Option<String>;
+    /// The result when `loser` ran out of time, as [`Table::result`] words results.
+    fn time_loss(&self, loser: Color) -> String;
     /// The position as the page shows it; `legal` says whether the user may move now.
     fn describe(&self, flipped: bool, legal: bool) -> PositionMessage;
     /// Plays at this strength level from now on (analysis stays at full strength).
@@ -179,12 +184,16 @@ impl<R: Rules> Table for VariantTable<R> {
         Ok(())
     }
 
-    fn pdn(&self, white: &str, black: &str) -> String {
+    fn pdn(&self, white: &str, black: &str, lost_on_time: Option<Color>) -> String {
         let mut tags = Tags::new();
         tags.set("Event", "rafle serve");
         tags.set("White", white);
         tags.set("Black", black);
-        pdn::write_game(&self.game, &tags, None)
+        let result = lost_on_time.map(|loser| {
+            tags.set("Termination", TIME_FORFEIT);
+            PdnResult::from_winner(Some(!loser))
+        });
+        pdn::write_game(&self.game, &tags, result)
     }
 
     fn play(&mut self, move_text: &str) -> Result<(), ServeError> {
@@ -217,6 +226,11 @@ impl<R: Rules> Table for VariantTable<R> {
                 .trim()
                 .to_string()
         })
+    }
+
+    fn time_loss(&self, loser: Color) -> String {
+        let token = PdnResult::from_winner(Some(!loser)).token::<R>();
+        format!("{token} {} wins: {loser} ran out of time", !loser)
     }
 
     fn describe(&self, flipped: bool, legal: bool) -> PositionMessage {

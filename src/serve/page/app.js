@@ -6,6 +6,13 @@
 // around the text and its escapes need room).
 const MAX_PDN_BYTES = 128 * 1024;
 
+// How often the running clock is redrawn, in milliseconds.
+const CLOCK_TICK_MS = 100;
+// Below this many milliseconds a clock shows tenths of a second.
+const CLOCK_TENTHS_BELOW_MS = 10000;
+const MS_PER_MINUTE = 60000;
+const MS_PER_SECOND = 1000;
+
 const $ = (id) => document.getElementById(id);
 let socket = null;
 let state = null;
@@ -13,6 +20,9 @@ let selected = null;
 let lastInfo = null;
 // The latest iteration of each line of a multi-line analysis, best line first.
 let shownLines = [];
+// The clocks as the server last sent them, and when they arrived: the page counts the running
+// one down between states, the server keeps the real time.
+let clockShown = null;
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
@@ -38,6 +48,9 @@ function handle(message) {
       $("seconds").max = message.seconds[1];
       fillLevels(message.levels);
       $("lines").max = message.max_lines;
+      $("minutes").min = message.clock_minutes[0];
+      $("minutes").max = message.clock_minutes[1];
+      $("increment").max = message.max_increment;
       break;
     case "state":
       state = message;
@@ -96,6 +109,14 @@ function render() {
   $("seconds").value = state.seconds;
   $("level").value = state.level;
   $("lines").value = state.lines;
+  $("time-kind").value = state.time_control ? "clock" : "move";
+  if (state.time_control) {
+    $("minutes").value = state.time_control.minutes;
+    $("increment").value = state.time_control.increment;
+  }
+  showTimeKind();
+  clockShown = state.clock ? { ...state.clock, at: performance.now() } : null;
+  tickClock();
   for (const radio of document.querySelectorAll("input[name=mode]")) {
     radio.checked = radio.value === state.mode;
   }
@@ -118,6 +139,41 @@ function render() {
   document.body.dataset.plies = position.moves.split(" ").filter((w) => w && !w.endsWith(".")).length;
   $("choices").hidden = true;
   highlight();
+}
+
+function showTimeKind() {
+  const clock = $("time-kind").value === "clock";
+  $("per-move").hidden = clock;
+  $("clock-setting").hidden = !clock;
+}
+
+function formatClock(ms) {
+  const left = Math.max(0, ms);
+  const minutes = Math.floor(left / MS_PER_MINUTE);
+  const seconds = (left % MS_PER_MINUTE) / MS_PER_SECOND;
+  const shown =
+    left < CLOCK_TENTHS_BELOW_MS ? seconds.toFixed(1).padStart(4, "0") : String(Math.floor(seconds)).padStart(2, "0");
+  return `${minutes}:${shown}`;
+}
+
+// Draws both clocks, the running one counted down since the server's last word.
+function tickClock() {
+  $("clocks").hidden = !clockShown;
+  if (!clockShown) {
+    delete document.body.dataset.clockWhite;
+    delete document.body.dataset.clockBlack;
+    return;
+  }
+  const elapsed = performance.now() - clockShown.at;
+  for (const side of ["white", "black"]) {
+    const running = clockShown.running === side;
+    const ms = clockShown[side + "_ms"] - (running ? elapsed : 0);
+    const element = $("clock-" + side);
+    element.textContent = `${capitalised(side)} ${formatClock(ms)}`;
+    element.classList.toggle("running", running);
+    element.classList.toggle("out", ms <= 0);
+    document.body.dataset["clock" + capitalised(side)] = String(Math.max(0, Math.round(ms)));
+  }
 }
 
 function squareAt(bit) {
@@ -247,6 +303,10 @@ function settings() {
     seconds: Number($("seconds").value),
     level: Number($("level").value),
     lines: Number($("lines").value),
+    clock:
+      $("time-kind").value === "clock"
+        ? { minutes: Number($("minutes").value), increment: Number($("increment").value) }
+        : null,
   });
 }
 
@@ -279,5 +339,12 @@ $("engine").addEventListener("change", settings);
 $("seconds").addEventListener("change", settings);
 $("level").addEventListener("change", settings);
 $("lines").addEventListener("change", settings);
+$("time-kind").addEventListener("change", () => {
+  showTimeKind();
+  settings();
+});
+$("minutes").addEventListener("change", settings);
+$("increment").addEventListener("change", settings);
+setInterval(tickClock, CLOCK_TICK_MS);
 
 connect();
