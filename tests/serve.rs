@@ -497,6 +497,46 @@ fn play_and_analyse_in_a_browser() {
         moves.as_str().is_some_and(|m| m.starts_with("1. 32-28 ")),
         "{moves}"
     );
+    // On a one-minute clock, a new game: both clocks shown, White's running.
+    driver.run(
+        "document.getElementById('time-kind').value = 'clock'; \
+         document.getElementById('minutes').value = 1; \
+         document.getElementById('increment').value = 0; \
+         document.getElementById('time-kind').dispatchEvent(new Event('change'));",
+    );
+    driver.wait_for(
+        "return !document.getElementById('clocks').hidden \
+         && document.getElementById('clock-white').classList.contains('running');",
+        ENGINE_TIMEOUT,
+    );
+    driver.click("#new");
+    driver.wait_for(
+        "return document.body.dataset.plies === '0' \
+         && document.getElementById('status').textContent.includes('your move');",
+        ENGINE_TIMEOUT,
+    );
+    // A man move by dragging: the man on 33 taken along, its two destinations lit, dropped on 29.
+    driver.press(&format!("#board g.piece[data-bit=\"{}\"]", bit(33)));
+    driver.move_to(&format!("#board rect.square[data-bit=\"{}\"]", bit(38)));
+    driver.wait_for(
+        &format!(
+            "return document.querySelectorAll('#board rect.square.target').length === 2 \
+             && !!document.querySelector('#board rect.square.target[data-bit=\"{}\"]') \
+             && !!document.querySelector('#board g.piece.dragging');",
+            bit(29)
+        ),
+        ENGINE_TIMEOUT,
+    );
+    driver.move_to(&format!("#board rect.square[data-bit=\"{}\"]", bit(29)));
+    driver.release();
+    // Rafle replies on its clock: its time is charged, White's clock runs again.
+    driver.wait_for(
+        "return document.body.dataset.plies === '2' \
+         && document.getElementById('moves').textContent.startsWith('1. 33-29 ') \
+         && Number(document.body.dataset.clockBlack) < 60000 \
+         && document.getElementById('clock-white').classList.contains('running');",
+        ENGINE_TIMEOUT,
+    );
     keep_screenshot(&driver, "serve-play.png");
     let bar_before = driver.run("return Number(document.body.dataset.bar || 0.5);");
     // Analysis of a FEN where White is far ahead: the bar fills with White.

@@ -12,6 +12,8 @@ const CLOCK_TICK_MS = 100;
 const CLOCK_TENTHS_BELOW_MS = 10000;
 const MS_PER_MINUTE = 60000;
 const MS_PER_SECOND = 1000;
+// A press that moves farther than this, in pixels, is a drag rather than a click.
+const DRAG_THRESHOLD_PX = 5;
 
 const $ = (id) => document.getElementById(id);
 let socket = null;
@@ -23,6 +25,10 @@ let shownLines = [];
 // The clocks as the server last sent them, and when they arrived: the page counts the running
 // one down between states, the server keeps the real time.
 let clockShown = null;
+// The piece being dragged: where it was taken from and where the press began.
+let drag = null;
+// A drag ends with a click event on the board, which must not count as a click too.
+let dragEnded = false;
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss://" : "ws://";
@@ -98,6 +104,7 @@ function capitalised(word) {
 function render() {
   const position = state.position;
   selected = null;
+  drag = null;
   if (document.body.dataset.fen !== position.fen || state.lines <= 1 || state.mode !== "analyse") {
     shownLines = [];
     $("lines-shown").replaceChildren();
@@ -202,26 +209,97 @@ function highlight() {
 }
 
 function clicked(event) {
+  if (dragEnded) {
+    dragEnded = false;
+    return;
+  }
   const element = event.target.closest("[data-bit]");
   if (!element || !state) {
     return;
   }
   const bit = Number(element.dataset.bit);
   const legal = state.position.legal;
-  if (selected !== null) {
-    const moves = legal.filter((m) => m.from === selected && m.to === bit);
-    if (moves.length === 1) {
-      play(moves[0]);
-      return;
-    }
-    if (moves.length > 1) {
-      chooseRoute(moves);
-      return;
-    }
+  if (selected !== null && moveTo(bit)) {
+    return;
   }
   selected = legal.some((m) => m.from === bit) && selected !== bit ? bit : null;
   $("choices").hidden = true;
   highlight();
+}
+
+// The landing of a move chosen by click or drag: one move plays, several captures with the same
+// ends ask which one; false when no legal move goes there.
+function moveTo(bit) {
+  const moves = state.position.legal.filter((m) => m.from === selected && m.to === bit);
+  if (moves.length === 1) {
+    play(moves[0]);
+  } else if (moves.length > 1) {
+    chooseRoute(moves);
+  }
+  return moves.length > 0;
+}
+
+// Drag and drop: a press on a piece that can move, then moved past the threshold, takes the
+// piece along under the pointer with its destinations shown; released over one, it plays as a
+// click there would. A press that does not move stays a click.
+function pressed(event) {
+  // A drag whose click never came must not swallow this press's click.
+  dragEnded = false;
+  const piece = event.target.closest("g.piece[data-bit]");
+  if (!piece || !state || event.button !== 0) {
+    return;
+  }
+  const bit = Number(piece.dataset.bit);
+  if (!state.position.legal.some((m) => m.from === bit)) {
+    return;
+  }
+  drag = { bit, piece, x: event.clientX, y: event.clientY, pointer: event.pointerId, moving: false };
+}
+
+function dragged(event) {
+  if (!drag || event.pointerId !== drag.pointer) {
+    return;
+  }
+  const dx = event.clientX - drag.x;
+  const dy = event.clientY - drag.y;
+  if (!drag.moving) {
+    if (Math.hypot(dx, dy) < DRAG_THRESHOLD_PX) {
+      return;
+    }
+    drag.moving = true;
+    $("board").setPointerCapture(event.pointerId);
+    drag.piece.classList.add("dragging");
+    // Drawn last, so above the other pieces.
+    drag.piece.parentNode.appendChild(drag.piece);
+    selected = drag.bit;
+    $("choices").hidden = true;
+    highlight();
+  }
+  // The diagram's own units: the board may be drawn at any size.
+  const scale = drag.piece.ownerSVGElement.getScreenCTM();
+  drag.piece.setAttribute("transform", `translate(${dx / scale.a} ${dy / scale.d})`);
+  event.preventDefault();
+}
+
+function dropped(event) {
+  if (!drag || event.pointerId !== drag.pointer) {
+    return;
+  }
+  const { piece, moving } = drag;
+  drag = null;
+  if (!moving) {
+    return;
+  }
+  dragEnded = true;
+  piece.removeAttribute("transform");
+  piece.classList.remove("dragging");
+  const square = document
+    .elementsFromPoint(event.clientX, event.clientY)
+    .find((element) => element.matches("rect.square[data-bit]"));
+  // Dropped off the board or on no destination: the piece goes back and stays selected.
+  if (square) {
+    moveTo(Number(square.dataset.bit));
+  }
 }
 
 function play(move) {
@@ -311,6 +389,10 @@ function settings() {
 }
 
 $("board").addEventListener("click", clicked);
+$("board").addEventListener("pointerdown", pressed);
+$("board").addEventListener("pointermove", dragged);
+$("board").addEventListener("pointerup", dropped);
+$("board").addEventListener("pointercancel", dropped);
 $("new").addEventListener("click", () => send({ type: "new", variant: $("variant").value }));
 $("variant").addEventListener("change", () => send({ type: "new", variant: $("variant").value }));
 $("set-fen").addEventListener("click", () =>
