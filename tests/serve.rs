@@ -19,6 +19,24 @@ const ENGINE_TIMEOUT: Duration = Duration::from_secs(30);
 const MAX_MESSAGE_BYTES: usize = rafle::serve::MAX_MESSAGE_BYTES;
 /// Name of the server's search threads.
 const SEARCH_THREAD: &str = "serve-search";
+/// Name of the server's review threads.
+const REVIEW_THREAD: &str = "serve-review";
+/// A short game with a blunder (that of `tests/annotate.rs`): 3. 28-23?? drops a man to the
+/// shot 19x37, and 26x28 wins a second one.
+const SHORT_GAME: &str = "[Event \"review\"]\n1. 32-28 17-21 2. 37-32 21-26 3. 28-23 19x37 \
+     4. 41x32 26x28 5. 33x22 18x27 *";
+/// Moves of [`SHORT_GAME`].
+const SHORT_GAME_PLIES: usize = 10;
+/// The blunder's index among them.
+const BLUNDER_PLY: usize = 4;
+/// A longer game (Rafle against itself), whose review takes seconds.
+const LONG_GAME: &str = "1. 31-26 17-21 2. 26x17 12x21 3. 36-31 7-12 4. 31-27 19-23 5. 37-31 14-19 6. \
+     33-28 10-14 7. 41-36 2-7 8. 31-26 4-10 9. 26x17 11x31 10. 36x27 12-17 11. 47-41 \
+     7-11 12. 39-33 17-22 13. 28x17 11x31 14. 41-36 6-11 15. 36x27 11-17 16. 33-28 \
+     17-21 17. 44-39 8-12 18. 49-44 20-24 19. 39-33 14-20 20. 44-39 3-8 21. 50-44 \
+     10-14 22. 34-29 23x34 23. 40x29 20-25 24. 29x20 15x24 25. 45-40 5-10 *";
+/// Moves of [`LONG_GAME`].
+const LONG_GAME_PLIES: usize = 50;
 
 type Socket = WebSocket<TcpStream>;
 
@@ -422,6 +440,114 @@ fn a_game_on_the_clock_and_a_loss_on_time() {
 }
 
 #[test]
+fn a_loaded_game_is_reviewed_with_marks_and_a_graph() {
+    let server = Server::start();
+    let (mut socket, _) = tab(&server);
+    send(
+        &mut socket,
+        &json!({"type": "settings", "mode": "analyse", "engine": "black", "seconds": 1}),
+    );
+    send(
+        &mut socket,
+        &json!({"type": "load_pdn", "text": SHORT_GAME}),
+    );
+    until(&mut socket, "state", |s| s["ply"] == SHORT_GAME_PLIES);
+    // Stepped back to the start: the review still takes the whole game.
+    send(&mut socket, &json!({"type": "goto", "ply": 0}));
+    until(&mut socket, "state", |s| {
+        s["ply"] == 0 && s["forward"] == true
+    });
+    send(&mut socket, &json!({"type": "review"}));
+    let reviewing = until(&mut socket, "state", |s| s["reviewing"] == true);
+    assert_eq!(reviewing["thinking"], false);
+    let progress = until(&mut socket, "review_progress", |_| true);
+    assert_eq!(progress["total"], SHORT_GAME_PLIES + 1);
+    let review = until(&mut socket, "review", |_| true);
+    let moves = review["moves"].as_array().expect("reviewed moves");
+    assert_eq!(moves.len(), SHORT_GAME_PLIES, "{review}");
+    assert_eq!(moves[0]["number"], "1.");
+    assert_eq!(moves[0]["text"], "32-28");
+    let blunder = &moves[BLUNDER_PLY];
+    assert_eq!(blunder["text"], "28-23");
+    assert!(
+        blunder["mark"] == "??" || blunder["mark"] == "?",
+        "28-23 gives two men away: {blunder}"
+    );
+    let graph = review["graph"].as_str().expect("graph");
+    assert!(
+        graph.starts_with("<svg") && graph.contains("eval-line"),
+        "{graph}"
+    );
+    assert!(graph.contains("class=\"mark\""), "{graph}");
+    let done = until(&mut socket, "state", |_| true);
+    assert_eq!(done["reviewing"], false);
+    assert_eq!(done["reviewed"], true);
+    // A move of the review steps there; the review still holds.
+    send(&mut socket, &json!({"type": "goto", "ply": 3}));
+    let stepped = until(&mut socket, "state", |s| s["ply"] == 3);
+    assert_eq!(stepped["reviewed"], true);
+    assert_eq!(stepped["position"]["moves"], "1. 32-28 17-21 2. 37-32");
+    send(
+        &mut socket,
+        &json!({"type": "goto", "ply": SHORT_GAME_PLIES + 1}),
+    );
+    until(&mut socket, "error", |_| true);
+    // Another game: the review no longer holds.
+    send(
+        &mut socket,
+        &json!({"type": "new", "variant": "international"}),
+    );
+    let fresh = until(&mut socket, "state", |s| s["position"]["moves"] == "");
+    assert_eq!(fresh["reviewed"], false);
+    send(&mut socket, &json!({"type": "review"}));
+    let error = until(&mut socket, "error", |_| true);
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("no moves"))
+    );
+}
+
+/// Waits until the server has no thread named `name` left.
+fn no_thread_left(server: &Server, name: &str) {
+    let started = Instant::now();
+    while cfg!(target_os = "linux") && threads_named(server.pid(), name) > 0 {
+        assert!(
+            started.elapsed() < ENGINE_TIMEOUT,
+            "a {name} thread of a closed tab or ended review is still running"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_review_cancelled_or_left_mid_way_leaves_no_thread() {
+    let mut server = Server::start();
+    let (mut socket, _) = tab(&server);
+    send(&mut socket, &json!({"type": "load_pdn", "text": LONG_GAME}));
+    until(&mut socket, "state", |s| s["ply"] == LONG_GAME_PLIES);
+    send(&mut socket, &json!({"type": "review"}));
+    until(&mut socket, "review_progress", |_| true);
+    // (The search may run helper threads, which bear the name of the thread that started them.)
+    if cfg!(target_os = "linux") {
+        assert!(threads_named(server.pid(), REVIEW_THREAD) >= 1);
+    }
+    send(&mut socket, &json!({"type": "cancel_review"}));
+    let cancelled = until(&mut socket, "state", |s| s["reviewing"] == false);
+    assert_eq!(cancelled["reviewed"], false);
+    no_thread_left(&server, REVIEW_THREAD);
+    send(&mut socket, &json!({"type": "cancel_review"}));
+    until(&mut socket, "error", |_| true);
+    // Again, and the tab goes away mid-review without a close frame.
+    send(&mut socket, &json!({"type": "review"}));
+    until(&mut socket, "review_progress", |_| true);
+    drop(socket);
+    no_thread_left(&server, REVIEW_THREAD);
+    no_thread_left(&server, SEARCH_THREAD);
+    still_serves(&mut server);
+}
+
+#[test]
 fn a_tab_that_vanishes_mid_search_leaves_no_search_thread() {
     let mut server = Server::start();
     let (mut socket, _) = tab(&server);
@@ -569,6 +695,34 @@ fn play_and_analyse_in_a_browser() {
         ENGINE_TIMEOUT,
     );
     keep_screenshot(&driver, "serve-analysis.png");
+    // A short game loaded from a file and reviewed: the mistake marked, the graph drawn, and a
+    // move of the review steps there.
+    let pdn = std::env::temp_dir().join(format!("rafle-serve-review-{}.pdn", std::process::id()));
+    std::fs::write(&pdn, SHORT_GAME).expect("the PDN file");
+    driver.type_into("#load", &pdn.display().to_string());
+    driver.wait_for(
+        &format!("return document.body.dataset.plies === '{SHORT_GAME_PLIES}';"),
+        ENGINE_TIMEOUT,
+    );
+    let _ = std::fs::remove_file(&pdn);
+    driver.click("#review");
+    driver.wait_for(
+        &format!(
+            "return document.querySelectorAll('#review-moves .review-move').length === {SHORT_GAME_PLIES} \
+             && document.body.dataset.reviewed === 'true' \
+             && !!document.querySelector('#review-moves .m-mistake, #review-moves .m-blunder') \
+             && !!document.querySelector('#review-graph svg polyline.eval-line') \
+             && !!document.querySelector('#review-graph svg circle.mark');"
+        ),
+        ENGINE_TIMEOUT,
+    );
+    driver.click("#review-moves .review-move[data-ply=\"3\"]");
+    driver.wait_for(
+        "return document.body.dataset.plies === '3' \
+         && document.querySelector('#review-moves .review-move.current').dataset.ply === '3';",
+        ENGINE_TIMEOUT,
+    );
+    keep_screenshot(&driver, "serve-review.png");
     // A bad FEN: an error on the page, the tab goes on.
     driver.type_into("#fen", "x");
     driver.click("#set-fen");

@@ -207,6 +207,24 @@ impl<R: Rules, E: Evaluator<R> + Clone + Send + Sync + 'static> Player<R, E> {
             .expect("the search thread can be started");
         Thinking { control, thread }
     }
+
+    /// Runs `job` with the engine on a thread named `name`, as a search runs: stopping the
+    /// returned [`Thinking`] stops the job's searches (it is handed the control they take) and
+    /// waits for its thread. For work of many searches, such as the review of a game.
+    pub fn work(
+        &self,
+        name: &str,
+        job: impl FnOnce(&Engine<R, E>, &SearchControl) + Send + 'static,
+    ) -> Thinking {
+        let control = Arc::new(SearchControl::new());
+        let signals = Arc::clone(&control);
+        let engine = Arc::clone(&self.engine);
+        let thread = std::thread::Builder::new()
+            .name(name.to_string())
+            .spawn(move || job(&engine, &signals))
+            .expect("the work thread can be started");
+        Thinking { control, thread }
+    }
 }
 
 /// The move a player of level `skill` chooses: the best [`skill::CANDIDATES`] lines within the

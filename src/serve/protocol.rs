@@ -54,6 +54,17 @@ pub enum Request {
     },
     /// Send the game as PDN.
     SavePdn,
+    /// Review the game (every move played, and the moves taken back that can be played again):
+    /// marks and an evaluation graph.
+    Review,
+    /// Stop the review under way.
+    CancelReview,
+    /// Step to the position after `ply` moves of the game (its moves taken back can be played
+    /// again).
+    Goto {
+        /// Moves from the start.
+        ply: usize,
+    },
 }
 
 /// A time control on the clock, as the page sends it.
@@ -139,6 +150,23 @@ pub struct Info {
     pub pv: String,
 }
 
+/// One move of a reviewed game.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReviewedMove {
+    /// The position after the move, in moves from the start (what [`Request::Goto`] takes).
+    pub ply: usize,
+    /// The move number, when the list shows it (`1.`, `1...`), or empty.
+    pub number: String,
+    /// The move in PDN.
+    pub text: String,
+    /// Its mark (`!`, `?!`, `?`, `??`), if any.
+    pub mark: Option<&'static str>,
+    /// The mark in words (`blunder`...), if any.
+    pub word: Option<&'static str>,
+    /// The score after it, from White's view, as PDN's `%eval` gives it.
+    pub eval: String,
+}
+
 /// A variant the page can offer.
 #[derive(Clone, Debug, Serialize)]
 pub struct VariantName {
@@ -191,9 +219,30 @@ pub enum Reply {
         time_control: Option<ClockSetting>,
         /// The clocks, in a timed game in play.
         clock: Option<ClockState>,
+        /// Whether a review is under way.
+        reviewing: bool,
+        /// Whether the last review is of the game as it stands (its moves, and those that can
+        /// be played again).
+        reviewed: bool,
+        /// Moves from the start to the position shown.
+        ply: usize,
     },
     /// One search iteration.
     Info(Info),
+    /// How far the review has come.
+    ReviewProgress {
+        /// Positions searched.
+        done: usize,
+        /// Positions to search.
+        total: usize,
+    },
+    /// The review of the game: its moves with their marks, and the evaluation graph.
+    Review {
+        /// The moves.
+        moves: Vec<ReviewedMove>,
+        /// The evaluation graph, SVG (that of `rafle annotate`'s page).
+        graph: String,
+    },
     /// The game as PDN, for the page to save.
     Pdn {
         /// The PDN text.

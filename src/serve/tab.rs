@@ -32,6 +32,9 @@ pub const MAX_LINES: usize = 5;
 pub const CLOCK_MINUTES: [f64; 2] = [0.1, 180.0];
 /// Largest increment per move on the clock, in seconds.
 pub const MAX_INCREMENT: f64 = 60.0;
+/// Nodes searched for each position of a review: a few tenths of a second each, so that a game
+/// of fifty moves is reviewed in well under a minute, deep enough to tell a blunder.
+const REVIEW_NODES: u64 = 300_000;
 /// Seconds in a minute.
 const SECONDS_PER_MINUTE: f64 = 60.0;
 
@@ -90,6 +93,10 @@ struct Tab {
     time_control: Option<TimeControl>,
     /// The clocks of a timed game in play.
     clocks: Option<Clocks>,
+    /// Whether the search under way is a review.
+    reviewing: bool,
+    /// The moves of the game last reviewed (Hub texts), to tell whether its review still holds.
+    reviewed: Option<Vec<String>>,
     search: Option<Search>,
     /// Moves taken back, the last one first to play again (Hub texts).
     redo: Vec<String>,
@@ -120,6 +127,8 @@ pub async fn run(mut socket: WebSocket) {
         flipped: false,
         time_control: None,
         clocks: None,
+        reviewing: false,
+        reviewed: None,
         search: None,
         redo: Vec::new(),
         generation: 0,
@@ -329,6 +338,46 @@ impl Tab {
                 self.redo.clear();
                 self.reset_clocks();
             }
+            Request::Review => {
+                self.stop().await;
+                let then: Vec<String> = self.redo.iter().rev().cloned().collect();
+                let line = self.full_line();
+                if line.is_empty() {
+                    return Err(ServeError::Request("no moves to review".to_string()));
+                }
+                self.generation += 1;
+                let limits = Limits {
+                    nodes: Some(REVIEW_NODES),
+                    ..Limits::default()
+                };
+                let thinking =
+                    self.table
+                        .review(&then, limits, self.generation, self.events.clone())?;
+                self.search = Some(Search(Some(thinking)));
+                self.reviewing = true;
+                log::info!("reviewing a game of {} moves", line.len());
+                return Ok(vec![self.state()]);
+            }
+            Request::CancelReview => {
+                if !self.reviewing {
+                    return Err(ServeError::Request("no review under way".to_string()));
+                }
+                self.stop().await;
+            }
+            Request::Goto { ply } => {
+                let last = self.table.ply_count() + self.redo.len();
+                if ply > last {
+                    return Err(ServeError::Request(format!(
+                        "the game has {last} moves, not {ply}"
+                    )));
+                }
+                self.stop().await;
+                while self.table.ply_count() > ply && self.take_back() {}
+                while self.table.ply_count() < ply {
+                    let Some(id) = self.redo.pop() else { break };
+                    self.table.play(&id)?;
+                }
+            }
             Request::SavePdn => {
                 let (white, black) = match (self.mode, self.engine) {
                     (EngineMode::Play, Color::White) => ("Rafle", "Player"),
@@ -350,6 +399,18 @@ impl Tab {
         match event {
             Event::Info { generation, info } if generation == self.generation => {
                 vec![Reply::Info(info)]
+            }
+            Event::Progress {
+                generation,
+                done,
+                total,
+            } if generation == self.generation => vec![Reply::ReviewProgress { done, total }],
+            Event::Reviewed { generation, review } if generation == self.generation => {
+                self.stop().await;
+                self.reviewed = Some(self.full_line());
+                // The engine takes up what the position calls for again.
+                self.start();
+                vec![review, self.state()]
             }
             Event::Done { generation, best } if generation == self.generation => {
                 self.stop().await;
@@ -509,9 +570,18 @@ impl Tab {
         self.search = Some(Search(Some(thinking)));
     }
 
-    /// Stops the running search, if any, and forgets its events.
+    /// The game's moves and, after them, those taken back that can be played again: the game
+    /// as loaded, wherever it is being looked at.
+    fn full_line(&self) -> Vec<String> {
+        let mut line = self.table.line();
+        line.extend(self.redo.iter().rev().cloned());
+        line
+    }
+
+    /// Stops the running search or review, if any, and forgets its events.
     async fn stop(&mut self) {
         self.generation += 1;
+        self.reviewing = false;
         if let Some(search) = self.search.take() {
             search.stop().await;
         }
@@ -530,7 +600,7 @@ impl Tab {
             seconds: self.seconds,
             level: self.skill.level(),
             lines: self.lines,
-            thinking: self.search.is_some(),
+            thinking: self.search.is_some() && !self.reviewing,
             forward: !self.redo.is_empty(),
             flipped: self.flipped,
             time_control: self.time_control.map(|control| ClockSetting {
@@ -542,6 +612,12 @@ impl Tab {
                 black_ms: millis(clocks, Color::Black),
                 running: clocks.running().map(side_name),
             }),
+            reviewing: self.reviewing,
+            reviewed: self
+                .reviewed
+                .as_ref()
+                .is_some_and(|line| *line == self.full_line()),
+            ply: self.table.ply_count(),
         }
     }
 }

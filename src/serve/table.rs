@@ -3,7 +3,9 @@
 //! it is already text or numbers: the connection never sees a rules type.
 
 use super::ServeError;
-use super::protocol::{Info, LegalMove, Position as PositionMessage};
+use super::protocol::{Info, LegalMove, Position as PositionMessage, Reply, ReviewedMove};
+use crate::annotate::html::{self, GameView};
+use crate::annotate::{self, Mark, PositionReview};
 use crate::core::Color;
 use crate::diagram::{self, Arrow};
 use crate::eval::Eval;
@@ -16,7 +18,7 @@ use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::score::Score;
 use crate::score_text::{self, Verdict};
-use crate::search::{Limits, Mode, Root};
+use crate::search::{Limits, Mode, Root, SearchControl};
 use crate::with_variant;
 use tokio::sync::mpsc;
 
@@ -30,6 +32,8 @@ const BAR_SCALE: f64 = 150.0;
 const TIME_FORFEIT: &str = "time forfeit";
 /// Name of the search threads, as `ps` and the logs show them.
 const THREAD_NAME: &str = "serve-search";
+/// Name of the review threads.
+const REVIEW_THREAD_NAME: &str = "serve-review";
 
 /// What a search thread tells its tab.
 #[derive(Debug)]
@@ -47,6 +51,22 @@ pub enum Event {
         generation: u64,
         /// The move found.
         best: Option<String>,
+    },
+    /// A review searched another position.
+    Progress {
+        /// The review it belongs to.
+        generation: u64,
+        /// Positions searched.
+        done: usize,
+        /// Positions to search.
+        total: usize,
+    },
+    /// A review is done: its [`Reply::Review`].
+    Reviewed {
+        /// The review it belongs to.
+        generation: u64,
+        /// What the page shows.
+        review: Reply,
     },
 }
 
@@ -76,6 +96,8 @@ pub trait Table: Send {
     fn play(&mut self, text: &str) -> Result<(), ServeError>;
     /// Takes back the last move, giving its Hub text; `None` at the start of the game.
     fn undo(&mut self) -> Option<String>;
+    /// The moves played, as Hub texts.
+    fn line(&self) -> Vec<String>;
     /// Moves played.
     fn ply_count(&self) -> usize;
     /// The side to move.
@@ -98,6 +120,19 @@ pub trait Table: Send {
         generation: u64,
         events: Events,
     ) -> Thinking;
+    /// Starts the review of the game followed by the moves `then` (Hub texts, as taken back) on a
+    /// thread of its own: every position searched within `limits`, its progress sent as it goes,
+    /// its marks and graph at the end.
+    ///
+    /// # Errors
+    /// When a move of `then` is not legal.
+    fn review(
+        &mut self,
+        then: &[String],
+        limits: Limits,
+        generation: u64,
+        events: Events,
+    ) -> Result<Thinking, ServeError>;
 }
 
 /// A table for `variant`.
@@ -212,8 +247,45 @@ impl<R: Rules> Table for VariantTable<R> {
         self.game.undo().map(|mv| text::hub::<R>(&mv))
     }
 
+    fn line(&self) -> Vec<String> {
+        self.game.moves().iter().map(text::hub::<R>).collect()
+    }
+
     fn ply_count(&self) -> usize {
         self.game.ply_count()
+    }
+
+    fn review(
+        &mut self,
+        then: &[String],
+        limits: Limits,
+        generation: u64,
+        events: Events,
+    ) -> Result<Thinking, ServeError> {
+        let mut game = self.game.clone();
+        for id in then {
+            let mv = text::parse_hub(game.position(), id).map_err(|error| {
+                ServeError::Move(crate::lines::excerpt(id).to_string(), error.to_string())
+            })?;
+            game.play(&mv)
+                .map_err(|error| ServeError::Move(id.clone(), error.to_string()))?;
+        }
+        Ok(self
+            .player
+            .work(REVIEW_THREAD_NAME, move |engine, control| {
+                if let Some(review) = review_game(engine, &game, &limits, control, |done| {
+                    let total = game.positions().len();
+                    // A page that does not keep up misses progress, not memory.
+                    let _ = events.info.try_send(Event::Progress {
+                        generation,
+                        done,
+                        total,
+                    });
+                }) {
+                    // The tab may be gone: then nobody needs the review.
+                    let _ = events.done.send(Event::Reviewed { generation, review });
+                }
+            }))
     }
 
     fn side_to_move(&self) -> Color {
@@ -306,6 +378,70 @@ impl<R: Rules> Table for VariantTable<R> {
             },
         )
     }
+}
+
+/// Searches every position of `game` (the final one too) and words the review for the page;
+/// `None` when stopped first. `progress` hears the positions searched so far.
+fn review_game<R: Rules>(
+    engine: &crate::search::Engine<R, Eval>,
+    game: &Game<R>,
+    limits: &Limits,
+    control: &SearchControl,
+    mut progress: impl FnMut(usize),
+) -> Option<Reply> {
+    engine.new_game();
+    let mut replay = Game::new(*game.start());
+    let mut positions: Vec<PositionReview<R>> = Vec::with_capacity(game.positions().len());
+    for ply in 0..=game.ply_count() {
+        let played = game.moves().get(ply);
+        positions.push(annotate::search_position(
+            engine, &replay, played, limits, control,
+        ));
+        if control.is_stopped() {
+            return None;
+        }
+        progress(ply + 1);
+        if let Some(mv) = played {
+            // The moves were checked as they were played.
+            let _ = replay.play(mv);
+        }
+    }
+    let moves = annotate::review(game, &positions);
+    let tags = Tags::new();
+    let graph = html::graph(&GameView {
+        game,
+        tags: &tags,
+        result: PdnResult::Unknown,
+        moves: &moves,
+        positions: &positions,
+    });
+    let listed = moves
+        .iter()
+        .enumerate()
+        .map(|(ply, review)| {
+            let (_, first_half) = crate::game::move_number::<R>(game.start().side(), ply);
+            let after = review.position.play(&review.played);
+            ReviewedMove {
+                ply: ply + 1,
+                number: if first_half || ply == 0 {
+                    game.move_number_text(ply)
+                } else {
+                    String::new()
+                },
+                text: text::pdn(&review.position, &review.played),
+                mark: review.mark.map(Mark::symbol),
+                word: review.mark.map(Mark::word),
+                eval: positions
+                    .get(ply + 1)
+                    .map(|next| score_text::eval_tag(next.score, after.side()))
+                    .unwrap_or_default(),
+            }
+        })
+        .collect();
+    Some(Reply::Review {
+        moves: listed,
+        graph,
+    })
 }
 
 /// The first variant, in the order they are listed, that reads the first game of a PDN text.

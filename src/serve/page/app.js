@@ -15,6 +15,9 @@ const MS_PER_SECOND = 1000;
 // A press that moves farther than this, in pixels, is a drag rather than a click.
 const DRAG_THRESHOLD_PX = 5;
 
+// The class of each mark in the reviewed move list (colours as in `rafle annotate`'s page).
+const MARK_CLASSES = { "!": "m-good", "?!": "m-dubious", "?": "m-mistake", "??": "m-blunder" };
+
 const $ = (id) => document.getElementById(id);
 let socket = null;
 let state = null;
@@ -67,6 +70,14 @@ function handle(message) {
       break;
     case "pdn":
       download(message.text);
+      break;
+    case "review_progress":
+      $("review-progress").max = message.total;
+      $("review-progress").value = message.done;
+      $("review-progress").title = `${message.done} of ${message.total} positions searched`;
+      break;
+    case "review":
+      showReview(message);
       break;
     case "error":
       showError(message.message);
@@ -129,12 +140,27 @@ function render() {
   }
   $("bar").classList.toggle("flipped", state.flipped);
   $("moves").textContent = position.moves || "–";
+  // A review of the game as it stands replaces the plain move list.
+  $("moves").hidden = state.reviewed;
+  $("review-result").hidden = !state.reviewed;
+  $("review").disabled = state.reviewing;
+  $("cancel-review").hidden = !state.reviewing;
+  $("review-progress").hidden = !state.reviewing;
+  if (state.reviewing) {
+    $("review-progress").value = 0;
+  }
+  for (const move of document.querySelectorAll("#review-moves .review-move")) {
+    move.classList.toggle("current", Number(move.dataset.ply) === state.ply);
+  }
+  document.body.dataset.reviewed = String(state.reviewed);
   $("redo").disabled = !state.forward;
   const result = $("result");
   result.hidden = !state.result;
   result.textContent = state.result ? "Game over: " + state.result : "";
   let status = capitalised(position.side) + " to move";
-  if (state.thinking && state.mode === "play") {
+  if (state.reviewing) {
+    status = "Reviewing the game…";
+  } else if (state.thinking && state.mode === "play") {
     status += ": Rafle is thinking…";
   } else if (state.thinking) {
     status += ": Rafle is analysing…";
@@ -342,11 +368,11 @@ function showInfo(info) {
 }
 
 // One line of a multi-line analysis: lines are listed in their order, each with its score.
+// A new depth overwrites the lines one by one, the older ones staying until then, so that the
+// list keeps its height and what is below it does not move under the pointer.
 function showLine(info) {
-  if (info.line === 1 && shownLines.length > 0 && info.depth !== shownLines[0].depth) {
-    shownLines = [];
-  }
   shownLines[info.line - 1] = info;
+  shownLines = shownLines.slice(0, state.lines);
   const list = $("lines-shown");
   list.replaceChildren(
     ...shownLines.filter(Boolean).map((line) => {
@@ -356,6 +382,33 @@ function showLine(info) {
     }),
   );
   list.hidden = false;
+}
+
+// The reviewed game: the evaluation graph and the moves with their marks; a move steps there.
+function showReview(review) {
+  $("review-graph").innerHTML = review.graph;
+  $("review-moves").replaceChildren(
+    ...review.moves.map((move) => {
+      const item = document.createElement("span");
+      item.className = "review-move";
+      item.dataset.ply = move.ply;
+      if (move.number) {
+        item.append(move.number + " ");
+      }
+      const played = document.createElement("span");
+      played.textContent = move.text + (move.mark || "");
+      if (move.mark) {
+        played.className = MARK_CLASSES[move.mark];
+        played.title = move.word;
+      }
+      const evaluation = document.createElement("span");
+      evaluation.className = "eval";
+      evaluation.textContent = move.eval;
+      item.append(played, evaluation);
+      item.addEventListener("click", () => send({ type: "goto", ply: move.ply }));
+      return item;
+    }),
+  );
 }
 
 function showError(message) {
@@ -402,6 +455,8 @@ $("undo").addEventListener("click", () => send({ type: "undo" }));
 $("redo").addEventListener("click", () => send({ type: "redo" }));
 $("flip").addEventListener("click", () => send({ type: "flip" }));
 $("save").addEventListener("click", () => send({ type: "save_pdn" }));
+$("review").addEventListener("click", () => send({ type: "review" }));
+$("cancel-review").addEventListener("click", () => send({ type: "cancel_review" }));
 $("load").addEventListener("change", (event) => {
   const file = event.target.files[0];
   event.target.value = "";
