@@ -346,23 +346,25 @@ fn analysis_shows_the_lines_asked_for_and_a_weaker_level_plays() {
     );
     let state = until(&mut socket, "state", |_| true);
     assert_eq!(state["lines"], 3);
-    // Lines 1, 2 and 3 of one depth, each with its own first move.
-    let mut firsts: Vec<Option<String>> = vec![None; 3];
-    let mut depth = 0;
-    while firsts.iter().any(Option::is_none) {
+    // Lines 1, 2 and 3 of one depth, each with its own first move. (A page slow to read sees
+    // the latest iteration of each line, so lines of two depths may come mixed.)
+    let mut by_depth: std::collections::BTreeMap<u64, Vec<Option<String>>> =
+        std::collections::BTreeMap::new();
+    let firsts = loop {
         let info = until(&mut socket, "info", |_| true);
         let line = info["line"].as_u64().expect("line") as usize;
         assert!((1..=3).contains(&line), "{info}");
-        if info["depth"].as_u64() != Some(depth) {
-            depth = info["depth"].as_u64().expect("depth");
-            firsts = vec![None; 3];
-        }
+        let depth = info["depth"].as_u64().expect("depth");
         let pv = info["pv"].as_str().expect("pv");
+        let firsts = by_depth.entry(depth).or_insert_with(|| vec![None; 3]);
         firsts[line - 1] = pv
             .split_whitespace()
             .find(|word| !word.ends_with('.'))
             .map(str::to_string);
-    }
+        if firsts.iter().all(Option::is_some) {
+            break firsts.clone();
+        }
+    };
     let mut distinct = firsts.clone();
     distinct.sort();
     distinct.dedup();

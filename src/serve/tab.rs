@@ -5,13 +5,14 @@
 use super::ServeError;
 use super::clock::{Clocks, TimeControl};
 use super::protocol::{ClockSetting, ClockState, Reply, Request, VariantName};
-use super::table::{Event, Events, Table, new_table, side_name};
+use super::table::{Event, Events, Latest, MAX_LINES, Table, new_table, side_name};
 use crate::core::Color;
 use crate::player::skill::{MAX_SKILL, MIN_SKILL, Skill};
 use crate::player::{Thinking, clock_limits};
 use crate::rules::Variant;
 use crate::search::{Limits, Mode};
 use axum::extract::ws::{Message, WebSocket};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
@@ -22,11 +23,6 @@ const DEFAULT_SECONDS: f64 = 1.0;
 /// How long an analysis runs on one position: long enough to read, bounded so that a tab left
 /// open does not keep a core busy for ever.
 const ANALYSIS_TIME: Duration = Duration::from_secs(60);
-/// Search iterations waiting to be sent to a slow page; more are dropped (a multi-line analysis
-/// sends one per line and depth).
-const INFO_QUEUE: usize = 64;
-/// Most lines an analysis shows: more would not fit beside the board.
-pub const MAX_LINES: usize = 5;
 /// Shortest and longest starting time on the clock, in minutes: from a bullet game to a long
 /// classical one.
 pub const CLOCK_MINUTES: [f64; 2] = [0.1, 180.0];
@@ -107,7 +103,7 @@ struct Tab {
 
 /// Runs the tab on `socket` until the page goes away.
 pub async fn run(mut socket: WebSocket) {
-    let (info_sender, mut info) = mpsc::channel(INFO_QUEUE);
+    let latest = Arc::new(Latest::default());
     let (done_sender, mut done) = mpsc::unbounded_channel();
     let table = match new_table(Variant::International) {
         Ok(table) => table,
@@ -133,7 +129,7 @@ pub async fn run(mut socket: WebSocket) {
         redo: Vec::new(),
         generation: 0,
         events: Events {
-            info: info_sender,
+            latest: Arc::clone(&latest),
             done: done_sender,
         },
     };
@@ -166,17 +162,14 @@ pub async fn run(mut socket: WebSocket) {
                     }
                     None => break,
                 },
-                Some(event) = info.recv() => tab.event(event).await,
+                () = latest.filled() => tab.events(latest.take()).await,
                 () = sleep_until(deadline) => tab.time_up().await,
                 Some(event) = done.recv() => {
                     // A search's last iterations come before its move: pass on those still
                     // queued before the move makes them stale.
-                    let mut replies = Vec::new();
-                    while let Ok(queued) = info.try_recv() {
-                        replies.extend(tab.event(queued).await);
-                    }
-                    replies.extend(tab.event(event).await);
-                    replies
+                    let mut events = latest.take();
+                    events.push(event);
+                    tab.events(events).await
                 }
             };
             let mut sent = true;
@@ -392,6 +385,15 @@ impl Tab {
         self.run_clock();
         self.start();
         Ok(vec![self.state()])
+    }
+
+    /// Handles events of a search thread, in order.
+    async fn events(&mut self, events: Vec<Event>) -> Vec<Reply> {
+        let mut replies = Vec::new();
+        for event in events {
+            replies.extend(self.event(event).await);
+        }
+        replies
     }
 
     /// Handles an event of a search thread.

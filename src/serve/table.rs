@@ -20,7 +20,8 @@ use crate::score::Score;
 use crate::score_text::{self, Verdict};
 use crate::search::{Limits, Mode, Root, SearchControl};
 use crate::with_variant;
-use tokio::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use tokio::sync::{Notify, mpsc};
 
 /// Transposition table of each tab's engine, in MiB: small, since a page may hold several tabs
 /// and a move takes seconds, not hours.
@@ -30,6 +31,9 @@ pub const TABLE_MB: usize = 32;
 const BAR_SCALE: f64 = 150.0;
 /// The PDN `Termination` of a game lost on time.
 const TIME_FORFEIT: &str = "time forfeit";
+/// Most lines an analysis shows: more would not fit beside the board. The latest iteration of
+/// each is kept for the page.
+pub const MAX_LINES: usize = 5;
 /// Name of the search threads, as `ps` and the logs show them.
 const THREAD_NAME: &str = "serve-search";
 /// Name of the review threads.
@@ -70,14 +74,97 @@ pub enum Event {
     },
 }
 
-/// Where a search thread sends its events: iterations on a bounded channel (dropped when the
-/// tab is slow to read them), the one final move on a channel of its own so it is never lost.
+/// Where a search thread sends its events: iterations and a review's progress to a coalescing
+/// [`Latest`] (a page slow to read them, or gone, sees fewer of them, never older ones, and
+/// costs no memory), the one final move or review on a channel of its own so it is never lost.
+/// That channel holds at most one event per search, and a tab runs one search at a time, which
+/// it stops (and waits for) before it starts another.
 #[derive(Clone)]
 pub struct Events {
-    /// Iterations.
-    pub info: mpsc::Sender<Event>,
-    /// Final moves.
+    /// Iterations and progress.
+    pub latest: Arc<Latest>,
+    /// Final moves and reviews.
     pub done: mpsc::UnboundedSender<Event>,
+}
+
+/// The latest iteration of each line of a tab's search and the latest progress of its review,
+/// each overwriting the one before: bounded whatever the page's pace.
+#[derive(Debug, Default)]
+pub struct Latest {
+    slots: Mutex<Slots>,
+    /// Wakes the tab when a slot was filled.
+    filled: Notify,
+}
+
+#[derive(Debug, Default)]
+struct Slots {
+    /// The search the slots hold events of.
+    generation: u64,
+    /// The latest iteration of each line (index: line − 1).
+    lines: Vec<Option<Info>>,
+    /// Positions reviewed, and to review.
+    progress: Option<(usize, usize)>,
+}
+
+impl Latest {
+    /// Waits until a slot was filled since the last [`Latest::take`] (at once if one was).
+    pub async fn filled(&self) {
+        self.filled.notified().await;
+    }
+
+    /// Empties the slots: their events, line by line, then the progress.
+    pub fn take(&self) -> Vec<Event> {
+        let mut slots = self.lock();
+        let generation = slots.generation;
+        let mut events: Vec<Event> = slots
+            .lines
+            .iter_mut()
+            .filter_map(Option::take)
+            .map(|info| Event::Info { generation, info })
+            .collect();
+        events.extend(slots.progress.take().map(|(done, total)| Event::Progress {
+            generation,
+            done,
+            total,
+        }));
+        events
+    }
+
+    fn put(&self, generation: u64, fill: impl FnOnce(&mut Slots)) {
+        let mut slots = self.lock();
+        if slots.generation != generation {
+            // A newer search's events replace an older one's, never the other way: a stopped
+            // search is waited for before the next starts.
+            *slots = Slots {
+                generation,
+                ..Slots::default()
+            };
+        }
+        fill(&mut slots);
+        drop(slots);
+        self.filled.notify_one();
+    }
+
+    fn put_info(&self, generation: u64, info: Info) {
+        let Some(index) = info.line.checked_sub(1).filter(|&i| i < MAX_LINES) else {
+            return;
+        };
+        self.put(generation, |slots| {
+            if slots.lines.len() <= index {
+                slots.lines.resize(index + 1, None);
+            }
+            slots.lines[index] = Some(info);
+        });
+    }
+
+    fn put_progress(&self, generation: u64, done: usize, total: usize) {
+        self.put(generation, |slots| slots.progress = Some((done, total)));
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Slots> {
+        // The slots are plain data, whole after any panic.
+        self.slots.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// One variant's game and engine.
@@ -273,14 +360,9 @@ impl<R: Rules> Table for VariantTable<R> {
         Ok(self
             .player
             .work(REVIEW_THREAD_NAME, move |engine, control| {
+                let total = game.positions().len();
                 if let Some(review) = review_game(engine, &game, &limits, control, |done| {
-                    let total = game.positions().len();
-                    // A page that does not keep up misses progress, not memory.
-                    let _ = events.info.try_send(Event::Progress {
-                        generation,
-                        done,
-                        total,
-                    });
+                    events.latest.put_progress(generation, done, total);
                 }) {
                     // The tab may be gone: then nobody needs the review.
                     let _ = events.done.send(Event::Reviewed { generation, review });
@@ -354,7 +436,7 @@ impl<R: Rules> Table for VariantTable<R> {
             book: false,
             lines,
         };
-        let info_events = events.info.clone();
+        let latest = Arc::clone(&events.latest);
         self.player.think(
             task,
             THREAD_NAME,
@@ -368,8 +450,7 @@ impl<R: Rules> Table for VariantTable<R> {
                     nodes: info.nodes,
                     pv: text::pdn_line(&position, &info.pv),
                 };
-                // A tab that does not keep up misses iterations, not memory.
-                let _ = info_events.try_send(Event::Info { generation, info });
+                latest.put_info(generation, info);
             },
             move |outcome, _source| {
                 let best = outcome.best.map(|mv| text::hub::<R>(&mv));
@@ -485,6 +566,50 @@ mod tests {
         assert!(bar(100, Color::White) > 0.5);
         assert!(bar(100, Color::Black) < 0.5);
         assert!((bar(crate::score::win_in(3), Color::Black)).abs() < 1e-9);
+    }
+
+    fn info(line: usize, depth: u32) -> Info {
+        Info {
+            line,
+            depth,
+            score: String::new(),
+            side: "white",
+            bar: 0.5,
+            nodes: 0,
+            pv: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_slow_page_gets_the_latest_of_each_line_and_costs_no_memory() {
+        let latest = Latest::default();
+        // Many iterations and progress reports while the page reads nothing.
+        for depth in 1..=1_000 {
+            for line in 1..=MAX_LINES + 1 {
+                latest.put_info(1, info(line, depth));
+            }
+            latest.put_progress(1, depth as usize, 1_000);
+        }
+        let events = latest.take();
+        assert_eq!(events.len(), MAX_LINES + 1, "{events:?}");
+        for (index, event) in events.iter().enumerate() {
+            match event {
+                Event::Info { generation, info } => {
+                    assert_eq!((*generation, info.line, info.depth), (1, index + 1, 1_000));
+                }
+                Event::Progress { done, .. } => assert_eq!(*done, 1_000),
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(latest.take().is_empty());
+        // A newer search's events replace what is left of an older one's.
+        latest.put_info(1, info(1, 1));
+        latest.put_info(2, info(2, 1));
+        let events = latest.take();
+        assert!(
+            matches!(events.as_slice(), [Event::Info { generation: 2, info }] if info.line == 2),
+            "{events:?}"
+        );
     }
 
     #[test]
