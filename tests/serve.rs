@@ -418,6 +418,15 @@ fn a_game_on_the_clock_and_a_loss_on_time() {
         "black's clock after its move: {clock}"
     );
     assert!(replied["result"].is_null());
+    // No review while the clocks run.
+    send(&mut socket, &json!({"type": "review"}));
+    let refused = until(&mut socket, "error", |_| true);
+    assert!(
+        refused["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("on the clock")),
+        "{refused}"
+    );
     // The user lets the clock run out: the game is lost on time and says so.
     let over = until(&mut socket, "state", |s| !s["result"].is_null());
     let result = over["result"].as_str().expect("a result");

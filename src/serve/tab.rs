@@ -332,6 +332,14 @@ impl Tab {
                 self.reset_clocks();
             }
             Request::Review => {
+                // The engine reviews instead of playing: its clock would run meanwhile.
+                if self.clocks.is_some() && self.result().is_none() {
+                    return Err(ServeError::Request(
+                        "a game on the clock is under way: review it once it is over, or in \
+                         analysis"
+                            .to_string(),
+                    ));
+                }
                 self.stop().await;
                 let then: Vec<String> = self.redo.iter().rev().cloned().collect();
                 let line = self.full_line();
