@@ -733,6 +733,16 @@ fn play_and_analyse_in_a_browser() {
          && document.querySelector('#review-moves .review-move.current').dataset.ply === '3';",
         ENGINE_TIMEOUT,
     );
+    // The middle of the graph is the middle of the game.
+    driver.click("#review-graph svg");
+    driver.wait_for(
+        &format!(
+            "return document.body.dataset.plies === '{}' \
+             && document.getElementById('pv').textContent.length > 0;",
+            SHORT_GAME_PLIES / 2
+        ),
+        ENGINE_TIMEOUT,
+    );
     keep_screenshot(&driver, "serve-review.png");
     // A bad FEN: an error on the page, the tab goes on.
     driver.type_into("#fen", "x");

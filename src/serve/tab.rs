@@ -1,6 +1,7 @@
-//! One browser tab: its WebSocket, its board and its engine. The search runs on a thread of its
-//! own (the player's); this task only passes requests to the board and the search's events to
-//! the page, and stops the search whenever the game changes under it or the tab goes away.
+//! One browser tab: its WebSocket, its board, its clocks and its engine. A search or a review
+//! runs on a thread of its own (the player's); this task only passes requests to the board and
+//! the thread's events to the page, keeps the clocks, and stops the thread whenever the game
+//! changes under it or the tab goes away.
 
 use super::ServeError;
 use super::clock::{Clocks, TimeControl};

@@ -116,6 +116,12 @@ function render() {
   const position = state.position;
   selected = null;
   drag = null;
+  if (document.body.dataset.fen !== position.fen) {
+    // The last search's score and line were of another position.
+    $("score").textContent = "–";
+    $("depth").textContent = "";
+    $("pv").textContent = "";
+  }
   if (document.body.dataset.fen !== position.fen || state.lines <= 1 || state.mode !== "analyse") {
     shownLines = [];
     $("lines-shown").replaceChildren();
@@ -411,6 +417,24 @@ function showReview(review) {
   );
 }
 
+// A click on the evaluation graph steps to the position of the nearest point (one a position,
+// the start first).
+function graphClicked(event) {
+  const line = $("review-graph").querySelector("polyline.eval-line");
+  const svg = line?.ownerSVGElement;
+  if (!line || !svg || line.points.length === 0) {
+    return;
+  }
+  const at = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
+  let nearest = 0;
+  for (let ply = 1; ply < line.points.length; ply++) {
+    if (Math.abs(line.points[ply].x - at.x) < Math.abs(line.points[nearest].x - at.x)) {
+      nearest = ply;
+    }
+  }
+  send({ type: "goto", ply: nearest });
+}
+
 function showError(message) {
   const error = $("error");
   error.hidden = !message;
@@ -456,6 +480,7 @@ $("redo").addEventListener("click", () => send({ type: "redo" }));
 $("flip").addEventListener("click", () => send({ type: "flip" }));
 $("save").addEventListener("click", () => send({ type: "save_pdn" }));
 $("review").addEventListener("click", () => send({ type: "review" }));
+$("review-graph").addEventListener("click", graphClicked);
 $("cancel-review").addEventListener("click", () => send({ type: "cancel_review" }));
 $("load").addEventListener("change", (event) => {
   const file = event.target.files[0];
