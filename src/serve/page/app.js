@@ -191,7 +191,9 @@ function formatClock(ms) {
   const minutes = Math.floor(left / MS_PER_MINUTE);
   const seconds = (left % MS_PER_MINUTE) / MS_PER_SECOND;
   const shown =
-    left < CLOCK_TENTHS_BELOW_MS ? seconds.toFixed(1).padStart(4, "0") : String(Math.floor(seconds)).padStart(2, "0");
+    left < CLOCK_TENTHS_BELOW_MS
+      ? seconds.toFixed(1).padStart(4, "0")
+      : String(Math.floor(seconds)).padStart(2, "0");
   return `${minutes}:${shown}`;
 }
 
@@ -285,7 +287,14 @@ function pressed(event) {
   if (!state.position.legal.some((m) => m.from === bit)) {
     return;
   }
-  drag = { bit, piece, x: event.clientX, y: event.clientY, pointer: event.pointerId, moving: false };
+  drag = {
+    bit,
+    piece,
+    x: event.clientX,
+    y: event.clientY,
+    pointer: event.pointerId,
+    moving: false,
+  };
 }
 
 function dragged(event) {
@@ -425,7 +434,9 @@ function graphClicked(event) {
   if (!line || !svg || line.points.length === 0) {
     return;
   }
-  const at = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
+  const at = new DOMPoint(event.clientX, event.clientY).matrixTransform(
+    svg.getScreenCTM().inverse(),
+  );
   let nearest = 0;
   for (let ply = 1; ply < line.points.length; ply++) {
     if (Math.abs(line.points[ply].x - at.x) < Math.abs(line.points[nearest].x - at.x)) {
