@@ -19,6 +19,24 @@ const ENGINE_TIMEOUT: Duration = Duration::from_secs(30);
 const MAX_MESSAGE_BYTES: usize = rafle::serve::MAX_MESSAGE_BYTES;
 /// Name of the server's search threads.
 const SEARCH_THREAD: &str = "serve-search";
+/// Name of the server's review threads.
+const REVIEW_THREAD: &str = "serve-review";
+/// A short game with a blunder (that of `tests/annotate.rs`): 3. 28-23?? drops a man to the
+/// shot 19x37, and 26x28 wins a second one.
+const SHORT_GAME: &str = "[Event \"review\"]\n1. 32-28 17-21 2. 37-32 21-26 3. 28-23 19x37 \
+     4. 41x32 26x28 5. 33x22 18x27 *";
+/// Moves of [`SHORT_GAME`].
+const SHORT_GAME_PLIES: usize = 10;
+/// The blunder's index among them.
+const BLUNDER_PLY: usize = 4;
+/// A longer game (Rafle against itself), whose review takes seconds.
+const LONG_GAME: &str = "1. 31-26 17-21 2. 26x17 12x21 3. 36-31 7-12 4. 31-27 19-23 5. 37-31 14-19 6. \
+     33-28 10-14 7. 41-36 2-7 8. 31-26 4-10 9. 26x17 11x31 10. 36x27 12-17 11. 47-41 \
+     7-11 12. 39-33 17-22 13. 28x17 11x31 14. 41-36 6-11 15. 36x27 11-17 16. 33-28 \
+     17-21 17. 44-39 8-12 18. 49-44 20-24 19. 39-33 14-20 20. 44-39 3-8 21. 50-44 \
+     10-14 22. 34-29 23x34 23. 40x29 20-25 24. 29x20 15x24 25. 45-40 5-10 *";
+/// Moves of [`LONG_GAME`].
+const LONG_GAME_PLIES: usize = 50;
 
 type Socket = WebSocket<TcpStream>;
 
@@ -180,6 +198,15 @@ fn bad_messages_get_errors_and_the_tab_goes_on() {
             .to_string(),
         json!({"type": "settings", "mode": "analyse", "engine": "black", "seconds": 1, "lines": 6})
             .to_string(),
+        json!({"type": "settings", "mode": "play", "engine": "black", "seconds": 1,
+               "clock": {"minutes": 0, "increment": 1}})
+        .to_string(),
+        json!({"type": "settings", "mode": "play", "engine": "black", "seconds": 1,
+               "clock": {"minutes": 5, "increment": -1}})
+        .to_string(),
+        json!({"type": "settings", "mode": "play", "engine": "black", "seconds": 1,
+               "clock": {"minutes": 5}})
+        .to_string(),
     ] {
         socket
             .send(Message::Text(bad.clone().into()))
@@ -319,23 +346,25 @@ fn analysis_shows_the_lines_asked_for_and_a_weaker_level_plays() {
     );
     let state = until(&mut socket, "state", |_| true);
     assert_eq!(state["lines"], 3);
-    // Lines 1, 2 and 3 of one depth, each with its own first move.
-    let mut firsts: Vec<Option<String>> = vec![None; 3];
-    let mut depth = 0;
-    while firsts.iter().any(Option::is_none) {
+    // Lines 1, 2 and 3 of one depth, each with its own first move. (A page slow to read sees
+    // the latest iteration of each line, so lines of two depths may come mixed.)
+    let mut by_depth: std::collections::BTreeMap<u64, Vec<Option<String>>> =
+        std::collections::BTreeMap::new();
+    let firsts = loop {
         let info = until(&mut socket, "info", |_| true);
         let line = info["line"].as_u64().expect("line") as usize;
         assert!((1..=3).contains(&line), "{info}");
-        if info["depth"].as_u64() != Some(depth) {
-            depth = info["depth"].as_u64().expect("depth");
-            firsts = vec![None; 3];
-        }
+        let depth = info["depth"].as_u64().expect("depth");
         let pv = info["pv"].as_str().expect("pv");
+        let firsts = by_depth.entry(depth).or_insert_with(|| vec![None; 3]);
         firsts[line - 1] = pv
             .split_whitespace()
             .find(|word| !word.ends_with('.'))
             .map(str::to_string);
-    }
+        if firsts.iter().all(Option::is_some) {
+            break firsts.clone();
+        }
+    };
     let mut distinct = firsts.clone();
     distinct.sort();
     distinct.dedup();
@@ -352,6 +381,181 @@ fn analysis_shows_the_lines_asked_for_and_a_weaker_level_plays() {
     assert_eq!(replied["level"], 1);
     let movetext = replied["position"]["moves"].as_str().expect("moves");
     assert!(movetext.starts_with("1. "), "{movetext}");
+}
+
+/// The shortest clock the server accepts, in minutes (`rafle::serve` takes 0.1 to 180).
+const SHORT_CLOCK_MINUTES: f64 = 0.1;
+/// Milliseconds on that clock.
+const SHORT_CLOCK_MS: u64 = 6_000;
+
+#[test]
+fn a_game_on_the_clock_and_a_loss_on_time() {
+    let server = Server::start();
+    let (mut socket, _) = tab(&server);
+    send(
+        &mut socket,
+        &json!({"type": "settings", "mode": "play", "engine": "black", "seconds": 1,
+                "clock": {"minutes": SHORT_CLOCK_MINUTES, "increment": 1}}),
+    );
+    let state = until(&mut socket, "state", |s| !s["clock"].is_null());
+    assert_eq!(state["time_control"]["minutes"], SHORT_CLOCK_MINUTES);
+    assert_eq!(state["clock"]["running"], "white", "{state}");
+    assert_eq!(state["clock"]["black_ms"], SHORT_CLOCK_MS);
+    let man_move = legal(&state)
+        .into_iter()
+        .find(|m| m["text"] == "32-28")
+        .expect("32-28 is legal");
+    send(&mut socket, &json!({"type": "move", "id": man_move["id"]}));
+    // The engine plans on its own clock, replies, and the user's clock runs again.
+    let replied = until(&mut socket, "state", |s| {
+        s["thinking"] == false && s["position"]["side"] == "white"
+    });
+    let clock = &replied["clock"];
+    assert_eq!(clock["running"], "white", "{replied}");
+    let black = clock["black_ms"].as_u64().expect("black's time");
+    assert!(
+        black > 0 && black <= SHORT_CLOCK_MS + 1_000,
+        "black's clock after its move: {clock}"
+    );
+    assert!(replied["result"].is_null());
+    // No review while the clocks run.
+    send(&mut socket, &json!({"type": "review"}));
+    let refused = until(&mut socket, "error", |_| true);
+    assert!(
+        refused["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("on the clock")),
+        "{refused}"
+    );
+    // The user lets the clock run out: the game is lost on time and says so.
+    let over = until(&mut socket, "state", |s| !s["result"].is_null());
+    let result = over["result"].as_str().expect("a result");
+    assert!(
+        result.contains("white ran out of time") && result.starts_with("0-2"),
+        "{result}"
+    );
+    assert_eq!(over["clock"]["white_ms"], 0);
+    assert!(over["clock"]["running"].is_null());
+    assert!(legal(&over).is_empty());
+    send(&mut socket, &json!({"type": "save_pdn"}));
+    let pdn = until(&mut socket, "pdn", |_| true);
+    let text = pdn["text"].as_str().expect("PDN");
+    assert!(text.contains("[Result \"0-2\"]"), "{text}");
+    // Back to a time per move: no clock.
+    send(
+        &mut socket,
+        &json!({"type": "settings", "mode": "play", "engine": "black", "seconds": 1}),
+    );
+    let untimed = until(&mut socket, "state", |_| true);
+    assert!(untimed["clock"].is_null() && untimed["result"].is_null());
+}
+
+#[test]
+fn a_loaded_game_is_reviewed_with_marks_and_a_graph() {
+    let server = Server::start();
+    let (mut socket, _) = tab(&server);
+    send(
+        &mut socket,
+        &json!({"type": "settings", "mode": "analyse", "engine": "black", "seconds": 1}),
+    );
+    send(
+        &mut socket,
+        &json!({"type": "load_pdn", "text": SHORT_GAME}),
+    );
+    until(&mut socket, "state", |s| s["ply"] == SHORT_GAME_PLIES);
+    // Stepped back to the start: the review still takes the whole game.
+    send(&mut socket, &json!({"type": "goto", "ply": 0}));
+    until(&mut socket, "state", |s| {
+        s["ply"] == 0 && s["forward"] == true
+    });
+    send(&mut socket, &json!({"type": "review"}));
+    let reviewing = until(&mut socket, "state", |s| s["reviewing"] == true);
+    assert_eq!(reviewing["thinking"], false);
+    let progress = until(&mut socket, "review_progress", |_| true);
+    assert_eq!(progress["total"], SHORT_GAME_PLIES + 1);
+    let review = until(&mut socket, "review", |_| true);
+    let moves = review["moves"].as_array().expect("reviewed moves");
+    assert_eq!(moves.len(), SHORT_GAME_PLIES, "{review}");
+    assert_eq!(moves[0]["number"], "1.");
+    assert_eq!(moves[0]["text"], "32-28");
+    let blunder = &moves[BLUNDER_PLY];
+    assert_eq!(blunder["text"], "28-23");
+    assert!(
+        blunder["mark"] == "??" || blunder["mark"] == "?",
+        "28-23 gives two men away: {blunder}"
+    );
+    let graph = review["graph"].as_str().expect("graph");
+    assert!(
+        graph.starts_with("<svg") && graph.contains("eval-line"),
+        "{graph}"
+    );
+    assert!(graph.contains("class=\"mark\""), "{graph}");
+    let done = until(&mut socket, "state", |_| true);
+    assert_eq!(done["reviewing"], false);
+    assert_eq!(done["reviewed"], true);
+    // A move of the review steps there; the review still holds.
+    send(&mut socket, &json!({"type": "goto", "ply": 3}));
+    let stepped = until(&mut socket, "state", |s| s["ply"] == 3);
+    assert_eq!(stepped["reviewed"], true);
+    assert_eq!(stepped["position"]["moves"], "1. 32-28 17-21 2. 37-32");
+    send(
+        &mut socket,
+        &json!({"type": "goto", "ply": SHORT_GAME_PLIES + 1}),
+    );
+    until(&mut socket, "error", |_| true);
+    // Another game: the review no longer holds.
+    send(
+        &mut socket,
+        &json!({"type": "new", "variant": "international"}),
+    );
+    let fresh = until(&mut socket, "state", |s| s["position"]["moves"] == "");
+    assert_eq!(fresh["reviewed"], false);
+    send(&mut socket, &json!({"type": "review"}));
+    let error = until(&mut socket, "error", |_| true);
+    assert!(
+        error["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("no moves"))
+    );
+}
+
+/// Waits until the server has no thread named `name` left.
+fn no_thread_left(server: &Server, name: &str) {
+    let started = Instant::now();
+    while cfg!(target_os = "linux") && threads_named(server.pid(), name) > 0 {
+        assert!(
+            started.elapsed() < ENGINE_TIMEOUT,
+            "a {name} thread of a closed tab or ended review is still running"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_review_cancelled_or_left_mid_way_leaves_no_thread() {
+    let mut server = Server::start();
+    let (mut socket, _) = tab(&server);
+    send(&mut socket, &json!({"type": "load_pdn", "text": LONG_GAME}));
+    until(&mut socket, "state", |s| s["ply"] == LONG_GAME_PLIES);
+    send(&mut socket, &json!({"type": "review"}));
+    until(&mut socket, "review_progress", |_| true);
+    // (The search may run helper threads, which bear the name of the thread that started them.)
+    if cfg!(target_os = "linux") {
+        assert!(threads_named(server.pid(), REVIEW_THREAD) >= 1);
+    }
+    send(&mut socket, &json!({"type": "cancel_review"}));
+    let cancelled = until(&mut socket, "state", |s| s["reviewing"] == false);
+    assert_eq!(cancelled["reviewed"], false);
+    no_thread_left(&server, REVIEW_THREAD);
+    send(&mut socket, &json!({"type": "cancel_review"}));
+    until(&mut socket, "error", |_| true);
+    // Again, and the tab goes away mid-review without a close frame.
+    send(&mut socket, &json!({"type": "review"}));
+    until(&mut socket, "review_progress", |_| true);
+    drop(socket);
+    no_thread_left(&server, REVIEW_THREAD);
+    no_thread_left(&server, SEARCH_THREAD);
+    still_serves(&mut server);
 }
 
 #[test]
@@ -430,6 +634,46 @@ fn play_and_analyse_in_a_browser() {
         moves.as_str().is_some_and(|m| m.starts_with("1. 32-28 ")),
         "{moves}"
     );
+    // On a one-minute clock, a new game: both clocks shown, White's running.
+    driver.run(
+        "document.getElementById('time-kind').value = 'clock'; \
+         document.getElementById('minutes').value = 1; \
+         document.getElementById('increment').value = 0; \
+         document.getElementById('time-kind').dispatchEvent(new Event('change'));",
+    );
+    driver.wait_for(
+        "return !document.getElementById('clocks').hidden \
+         && document.getElementById('clock-white').classList.contains('running');",
+        ENGINE_TIMEOUT,
+    );
+    driver.click("#new");
+    driver.wait_for(
+        "return document.body.dataset.plies === '0' \
+         && document.getElementById('status').textContent.includes('your move');",
+        ENGINE_TIMEOUT,
+    );
+    // A man move by dragging: the man on 33 taken along, its two destinations lit, dropped on 29.
+    driver.press(&format!("#board g.piece[data-bit=\"{}\"]", bit(33)));
+    driver.move_to(&format!("#board rect.square[data-bit=\"{}\"]", bit(38)));
+    driver.wait_for(
+        &format!(
+            "return document.querySelectorAll('#board rect.square.target').length === 2 \
+             && !!document.querySelector('#board rect.square.target[data-bit=\"{}\"]') \
+             && !!document.querySelector('#board g.piece.dragging');",
+            bit(29)
+        ),
+        ENGINE_TIMEOUT,
+    );
+    driver.move_to(&format!("#board rect.square[data-bit=\"{}\"]", bit(29)));
+    driver.release();
+    // Rafle replies on its clock: its time is charged, White's clock runs again.
+    driver.wait_for(
+        "return document.body.dataset.plies === '2' \
+         && document.getElementById('moves').textContent.startsWith('1. 33-29 ') \
+         && Number(document.body.dataset.clockBlack) < 60000 \
+         && document.getElementById('clock-white').classList.contains('running');",
+        ENGINE_TIMEOUT,
+    );
     keep_screenshot(&driver, "serve-play.png");
     let bar_before = driver.run("return Number(document.body.dataset.bar || 0.5);");
     // Analysis of a FEN where White is far ahead: the bar fills with White.
@@ -462,6 +706,44 @@ fn play_and_analyse_in_a_browser() {
         ENGINE_TIMEOUT,
     );
     keep_screenshot(&driver, "serve-analysis.png");
+    // A short game loaded from a file and reviewed: the mistake marked, the graph drawn, and a
+    // move of the review steps there.
+    let pdn = std::env::temp_dir().join(format!("rafle-serve-review-{}.pdn", std::process::id()));
+    std::fs::write(&pdn, SHORT_GAME).expect("the PDN file");
+    driver.type_into("#load", &pdn.display().to_string());
+    driver.wait_for(
+        &format!("return document.body.dataset.plies === '{SHORT_GAME_PLIES}';"),
+        ENGINE_TIMEOUT,
+    );
+    let _ = std::fs::remove_file(&pdn);
+    driver.click("#review");
+    driver.wait_for(
+        &format!(
+            "return document.querySelectorAll('#review-moves .review-move').length === {SHORT_GAME_PLIES} \
+             && document.body.dataset.reviewed === 'true' \
+             && !!document.querySelector('#review-moves .m-mistake, #review-moves .m-blunder') \
+             && !!document.querySelector('#review-graph svg polyline.eval-line') \
+             && !!document.querySelector('#review-graph svg circle.mark');"
+        ),
+        ENGINE_TIMEOUT,
+    );
+    driver.click("#review-moves .review-move[data-ply=\"3\"]");
+    driver.wait_for(
+        "return document.body.dataset.plies === '3' \
+         && document.querySelector('#review-moves .review-move.current').dataset.ply === '3';",
+        ENGINE_TIMEOUT,
+    );
+    // The middle of the graph is the middle of the game.
+    driver.click("#review-graph svg");
+    driver.wait_for(
+        &format!(
+            "return document.body.dataset.plies === '{}' \
+             && document.getElementById('pv').textContent.length > 0;",
+            SHORT_GAME_PLIES / 2
+        ),
+        ENGINE_TIMEOUT,
+    );
+    keep_screenshot(&driver, "serve-review.png");
     // A bad FEN: an error on the page, the tab goes on.
     driver.type_into("#fen", "x");
     driver.click("#set-fen");

@@ -11,10 +11,13 @@ pub mod checkpoint;
 pub mod html;
 pub mod pdn;
 
+use crate::eval::Evaluator;
+use crate::game::Game;
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{BitsOf, Rules};
 use crate::score::Score;
+use crate::search::{Engine, Limits, Mode, Root, SearchControl};
 
 /// Scores are clamped to ±5 men before the loss is taken (see the module documentation).
 pub const SCORE_CAP: Score = 500;
@@ -112,12 +115,56 @@ fn clamp(score: Score) -> Score {
     score.clamp(-SCORE_CAP, SCORE_CAP)
 }
 
+/// Searches one position of a game for its review: `replay` stands at the position, `played` is
+/// the move the game played there (none at its end). A position where the game is over is not
+/// searched: its value is the result. A stop given to `control` ends the searches at once (the
+/// review is then worth nothing and should be dropped).
+pub fn search_position<R: Rules, E: Evaluator<R>>(
+    engine: &Engine<R, E>,
+    replay: &Game<R>,
+    played: Option<&Move<BitsOf<R>>>,
+    limits: &Limits,
+    control: &SearchControl,
+) -> PositionReview<R> {
+    if let Some(result) = replay.result() {
+        return PositionReview {
+            score: match result.winner {
+                None => crate::score::DRAW,
+                Some(winner) if winner == replay.position().side() => crate::score::WIN,
+                Some(_) => -crate::score::WIN,
+            },
+            depth: 0,
+            pv: Vec::new(),
+            second: None,
+        };
+    }
+    let root = Root::from_game(replay);
+    let outcome = engine.search(&root, limits, Mode::Analyze, control, |_| {});
+    // When the engine's choice was played, the best other move tells whether it was the only
+    // move that holds (`!`).
+    let played_best = match (outcome.best, played) {
+        (Some(best), Some(played)) => best.same_as(played),
+        _ => false,
+    };
+    let second = match outcome.best {
+        Some(best) if played_best && replay.position().legal_moves().len() > 1 => {
+            let other =
+                engine.search_excluding(&root, limits, Mode::Analyze, control, &[best], |_| {});
+            Some(other.score)
+        }
+        _ => None,
+    };
+    PositionReview {
+        score: outcome.score,
+        depth: outcome.depth,
+        pv: outcome.pv,
+        second,
+    }
+}
+
 /// Reviews the moves of a game from the reviews of its positions (`positions.len()` is the
 /// number of moves plus one: the final position too).
-pub fn review<R: Rules>(
-    game: &crate::game::Game<R>,
-    positions: &[PositionReview<R>],
-) -> Vec<MoveReview<R>> {
+pub fn review<R: Rules>(game: &Game<R>, positions: &[PositionReview<R>]) -> Vec<MoveReview<R>> {
     game.moves()
         .iter()
         .enumerate()

@@ -7,7 +7,7 @@ use crate::annotate::{self, PositionReview};
 use crate::game::Game;
 use crate::notation::pdn::{self, PdnGame};
 use crate::rules::{Rules, Variant};
-use crate::search::{Engine, Limits, Mode, Root, SearchControl};
+use crate::search::{Engine, Limits, SearchControl};
 use crate::with_variant;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -135,51 +135,13 @@ fn search_game<R: Rules>(
     let mut replay = Game::new(*game.start());
     let mut reviews = Vec::with_capacity(game.positions().len());
     for ply in 0..=game.ply_count() {
-        let review = match replay.result() {
-            // The game is over here: its value is the result, there is nothing to search.
-            Some(result) => PositionReview {
-                score: match result.winner {
-                    None => crate::score::DRAW,
-                    Some(winner) if winner == replay.position().side() => crate::score::WIN,
-                    Some(_) => -crate::score::WIN,
-                },
-                depth: 0,
-                pv: Vec::new(),
-                second: None,
-            },
-            None => {
-                let root = Root::from_game(&replay);
-                let control = SearchControl::new();
-                let outcome = engine.search(&root, limits, Mode::Analyze, &control, |_| {});
-                // When the engine's choice was played, the best other move tells whether it was
-                // the only move that holds (`!`).
-                let played_best = match (outcome.best, game.moves().get(ply)) {
-                    (Some(best), Some(played)) => best.same_as(played),
-                    _ => false,
-                };
-                let second = match outcome.best {
-                    Some(best) if played_best && replay.position().legal_moves().len() > 1 => {
-                        let control = SearchControl::new();
-                        let other = engine.search_excluding(
-                            &root,
-                            limits,
-                            Mode::Analyze,
-                            &control,
-                            &[best],
-                            |_| {},
-                        );
-                        Some(other.score)
-                    }
-                    _ => None,
-                };
-                PositionReview {
-                    score: outcome.score,
-                    depth: outcome.depth,
-                    pv: outcome.pv,
-                    second,
-                }
-            }
-        };
+        let review = annotate::search_position(
+            engine,
+            &replay,
+            game.moves().get(ply),
+            limits,
+            &SearchControl::new(),
+        );
         reviews.push(review);
         bar.inc(1);
         if let Some(mv) = game.moves().get(ply) {

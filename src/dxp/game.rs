@@ -14,10 +14,10 @@ use super::record::{Dxp, DxpMove, Record, Verdict};
 use super::{GameOutcome, Options};
 use crate::core::Color;
 use crate::notation::{fen, text};
-use crate::player::{Player, Source, Task, Thinking, game_ply};
+use crate::player::{Player, Source, Task, Thinking, clock_limits, game_ply};
 use crate::position::Position;
 use crate::score;
-use crate::search::{Clock, Limits, Mode, Outcome};
+use crate::search::{Limits, Mode, Outcome};
 use std::time::{Duration, Instant};
 
 /// How long we wait for the peer's GAMEEND after ours before going on without it.
@@ -179,14 +179,7 @@ impl GameLoop<'_> {
             return limits;
         }
         let clock = &self.clocks[self.ours.index()];
-        Limits {
-            clock: Some(Clock {
-                time: clock.left(),
-                increment: Duration::ZERO,
-                moves_to_go: clock.moves_to_go(),
-            }),
-            ..Limits::default()
-        }
+        clock_limits(clock.left(), Duration::ZERO, clock.moves_to_go())
     }
 
     /// Starts a search: for our move, or (`Some(expected)`) on the peer's time, in the position

@@ -14,7 +14,7 @@ use crate::book::{Book, BookRule, estimated_ply};
 use crate::eval::{Evaluator, HandCrafted};
 use crate::position::Position;
 use crate::rules::Rules;
-use crate::search::{Engine, Info, Limits, Mode, Outcome, Root, SearchControl};
+use crate::search::{Clock, Engine, Info, Limits, Mode, Outcome, Root, SearchControl};
 use skill::Skill;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -39,6 +39,20 @@ pub fn game_ply<R: Rules>(start: &Position<R>, plies: usize) -> u32 {
         estimated_ply(start)
     };
     before.saturating_add(u32::try_from(plies).unwrap_or(u32::MAX))
+}
+
+/// The limits of a move played on a clock: `left` on the mover's clock, `increment` added after
+/// each move, `moves_to_go` before the next period when the control has periods. The search's
+/// time manager spreads the time over the moves it expects and keeps a reserve on the clock.
+pub fn clock_limits(left: Duration, increment: Duration, moves_to_go: Option<u32>) -> Limits {
+    Limits {
+        clock: Some(Clock {
+            time: left,
+            increment,
+            moves_to_go,
+        }),
+        ..Limits::default()
+    }
 }
 
 /// What to think about.
@@ -191,6 +205,24 @@ impl<R: Rules, E: Evaluator<R> + Clone + Send + Sync + 'static> Player<R, E> {
                 }
             })
             .expect("the search thread can be started");
+        Thinking { control, thread }
+    }
+
+    /// Runs `job` with the engine on a thread named `name`, as a search runs: stopping the
+    /// returned [`Thinking`] stops the job's searches (it is handed the control they take) and
+    /// waits for its thread. For work of many searches, such as the review of a game.
+    pub fn work(
+        &self,
+        name: &str,
+        job: impl FnOnce(&Engine<R, E>, &SearchControl) + Send + 'static,
+    ) -> Thinking {
+        let control = Arc::new(SearchControl::new());
+        let signals = Arc::clone(&control);
+        let engine = Arc::clone(&self.engine);
+        let thread = std::thread::Builder::new()
+            .name(name.to_string())
+            .spawn(move || job(&engine, &signals))
+            .expect("the work thread can be started");
         Thinking { control, thread }
     }
 }

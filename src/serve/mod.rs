@@ -8,6 +8,7 @@
 //! the number of tabs is bounded (so is memory: one small table each); the server reads and
 //! writes no file (PDN goes through the page).
 
+mod clock;
 pub mod protocol;
 mod tab;
 pub mod table;

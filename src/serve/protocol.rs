@@ -42,6 +42,10 @@ pub enum Request {
         /// Lines shown in analysis (multi-PV); one when left out.
         #[serde(default = "one_line")]
         lines: usize,
+        /// A clock for both sides in play, instead of a time per engine move; none when left
+        /// out.
+        #[serde(default)]
+        clock: Option<ClockSetting>,
     },
     /// Replace the game by the first game of this PDN text.
     LoadPdn {
@@ -50,6 +54,39 @@ pub enum Request {
     },
     /// Send the game as PDN.
     SavePdn,
+    /// Review the game (every move played, and the moves taken back that can be played again):
+    /// marks and an evaluation graph.
+    Review,
+    /// Stop the review under way.
+    CancelReview,
+    /// Step to the position after `ply` moves of the game (its moves taken back can be played
+    /// again).
+    Goto {
+        /// Moves from the start.
+        ply: usize,
+    },
+}
+
+/// A time control on the clock, as the page sends it.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSetting {
+    /// Each side's time at the start, in minutes.
+    pub minutes: f64,
+    /// Seconds added after each move.
+    pub increment: f64,
+}
+
+/// Both clocks of a timed game, as they stood when the state was sent: the page counts the
+/// running one down itself until the next state.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct ClockState {
+    /// White's time left, in milliseconds.
+    pub white_ms: u64,
+    /// Black's time left, in milliseconds.
+    pub black_ms: u64,
+    /// The side whose clock runs: `white`, `black` or none.
+    pub running: Option<&'static str>,
 }
 
 fn full_strength() -> u32 {
@@ -113,6 +150,23 @@ pub struct Info {
     pub pv: String,
 }
 
+/// One move of a reviewed game.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReviewedMove {
+    /// The position after the move, in moves from the start (what [`Request::Goto`] takes).
+    pub ply: usize,
+    /// The move number, when the list shows it (`1.`, `1...`), or empty.
+    pub number: String,
+    /// The move in PDN.
+    pub text: String,
+    /// Its mark (`!`, `?!`, `?`, `??`), if any.
+    pub mark: Option<&'static str>,
+    /// The mark in words (`blunder`...), if any.
+    pub word: Option<&'static str>,
+    /// The score after it, from White's view, as PDN's `%eval` gives it.
+    pub eval: String,
+}
+
 /// A variant the page can offer.
 #[derive(Clone, Debug, Serialize)]
 pub struct VariantName {
@@ -134,6 +188,10 @@ pub enum Reply {
         levels: [u32; 2],
         /// Most lines an analysis may show.
         max_lines: usize,
+        /// Shortest and longest starting time on the clock, in minutes.
+        clock_minutes: [f64; 2],
+        /// Largest increment, in seconds.
+        max_increment: f64,
     },
     /// The game as it now stands.
     State {
@@ -157,9 +215,34 @@ pub enum Reply {
         forward: bool,
         /// Whether the board is seen from Black.
         flipped: bool,
+        /// The time control on the clock, when one is chosen (instead of a time per move).
+        time_control: Option<ClockSetting>,
+        /// The clocks, in a timed game in play.
+        clock: Option<ClockState>,
+        /// Whether a review is under way.
+        reviewing: bool,
+        /// Whether the last review is of the game as it stands (its moves, and those that can
+        /// be played again).
+        reviewed: bool,
+        /// Moves from the start to the position shown.
+        ply: usize,
     },
     /// One search iteration.
     Info(Info),
+    /// How far the review has come.
+    ReviewProgress {
+        /// Positions searched.
+        done: usize,
+        /// Positions to search.
+        total: usize,
+    },
+    /// The review of the game: its moves with their marks, and the evaluation graph.
+    Review {
+        /// The moves.
+        moves: Vec<ReviewedMove>,
+        /// The evaluation graph, SVG (that of `rafle annotate`'s page).
+        graph: String,
+    },
     /// The game as PDN, for the page to save.
     Pdn {
         /// The PDN text.

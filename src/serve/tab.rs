@@ -1,17 +1,20 @@
-//! One browser tab: its WebSocket, its board and its engine. The search runs on a thread of its
-//! own (the player's); this task only passes requests to the board and the search's events to
-//! the page, and stops the search whenever the game changes under it or the tab goes away.
+//! One browser tab: its WebSocket, its board, its clocks and its engine. A search or a review
+//! runs on a thread of its own (the player's); this task only passes requests to the board and
+//! the thread's events to the page, keeps the clocks, and stops the thread whenever the game
+//! changes under it or the tab goes away.
 
 use super::ServeError;
-use super::protocol::{Reply, Request, VariantName};
-use super::table::{Event, Events, Table, new_table, side_name};
+use super::clock::{Clocks, TimeControl};
+use super::protocol::{ClockSetting, ClockState, Reply, Request, VariantName};
+use super::table::{Event, Events, Latest, MAX_LINES, Table, new_table, side_name};
 use crate::core::Color;
-use crate::player::Thinking;
 use crate::player::skill::{MAX_SKILL, MIN_SKILL, Skill};
+use crate::player::{Thinking, clock_limits};
 use crate::rules::Variant;
 use crate::search::{Limits, Mode};
 use axum::extract::ws::{Message, WebSocket};
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 /// Shortest and longest time per engine move the page may ask for, in seconds.
@@ -21,11 +24,16 @@ const DEFAULT_SECONDS: f64 = 1.0;
 /// How long an analysis runs on one position: long enough to read, bounded so that a tab left
 /// open does not keep a core busy for ever.
 const ANALYSIS_TIME: Duration = Duration::from_secs(60);
-/// Search iterations waiting to be sent to a slow page; more are dropped (a multi-line analysis
-/// sends one per line and depth).
-const INFO_QUEUE: usize = 64;
-/// Most lines an analysis shows: more would not fit beside the board.
-pub const MAX_LINES: usize = 5;
+/// Shortest and longest starting time on the clock, in minutes: from a bullet game to a long
+/// classical one.
+pub const CLOCK_MINUTES: [f64; 2] = [0.1, 180.0];
+/// Largest increment per move on the clock, in seconds.
+pub const MAX_INCREMENT: f64 = 60.0;
+/// Nodes searched for each position of a review: a few tenths of a second each, so that a game
+/// of fifty moves is reviewed in well under a minute, deep enough to tell a blunder.
+const REVIEW_NODES: u64 = 300_000;
+/// Seconds in a minute.
+const SECONDS_PER_MINUTE: f64 = 60.0;
 
 /// What the engine does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +86,14 @@ struct Tab {
     skill: Skill,
     lines: usize,
     flipped: bool,
+    /// The clock's time control in play, when one is chosen instead of a time per move.
+    time_control: Option<TimeControl>,
+    /// The clocks of a timed game in play.
+    clocks: Option<Clocks>,
+    /// Whether the search under way is a review.
+    reviewing: bool,
+    /// The moves of the game last reviewed (Hub texts), to tell whether its review still holds.
+    reviewed: Option<Vec<String>>,
     search: Option<Search>,
     /// Moves taken back, the last one first to play again (Hub texts).
     redo: Vec<String>,
@@ -88,7 +104,7 @@ struct Tab {
 
 /// Runs the tab on `socket` until the page goes away.
 pub async fn run(mut socket: WebSocket) {
-    let (info_sender, mut info) = mpsc::channel(INFO_QUEUE);
+    let latest = Arc::new(Latest::default());
     let (done_sender, mut done) = mpsc::unbounded_channel();
     let table = match new_table(Variant::International) {
         Ok(table) => table,
@@ -106,11 +122,15 @@ pub async fn run(mut socket: WebSocket) {
         skill: Skill::default(),
         lines: 1,
         flipped: false,
+        time_control: None,
+        clocks: None,
+        reviewing: false,
+        reviewed: None,
         search: None,
         redo: Vec::new(),
         generation: 0,
         events: Events {
-            info: info_sender,
+            latest: Arc::clone(&latest),
             done: done_sender,
         },
     };
@@ -124,9 +144,12 @@ pub async fn run(mut socket: WebSocket) {
         seconds: SECONDS_RANGE,
         levels: [MIN_SKILL, MAX_SKILL],
         max_lines: MAX_LINES,
+        clock_minutes: CLOCK_MINUTES,
+        max_increment: MAX_INCREMENT,
     };
     if send(&mut socket, &hello).await.is_ok() && send(&mut socket, &tab.state()).await.is_ok() {
         loop {
+            let deadline = tab.clocks.as_ref().and_then(Clocks::deadline);
             let replies = tokio::select! {
                 message = socket.recv() => match message {
                     Some(Ok(message)) => match tab.message(message).await {
@@ -140,16 +163,14 @@ pub async fn run(mut socket: WebSocket) {
                     }
                     None => break,
                 },
-                Some(event) = info.recv() => tab.event(event).await,
+                () = latest.filled() => tab.events(latest.take()).await,
+                () = sleep_until(deadline) => tab.time_up().await,
                 Some(event) = done.recv() => {
                     // A search's last iterations come before its move: pass on those still
                     // queued before the move makes them stale.
-                    let mut replies = Vec::new();
-                    while let Ok(queued) = info.try_recv() {
-                        replies.extend(tab.event(queued).await);
-                    }
-                    replies.extend(tab.event(event).await);
-                    replies
+                    let mut events = latest.take();
+                    events.push(event);
+                    tab.events(events).await
                 }
             };
             let mut sent = true;
@@ -163,6 +184,14 @@ pub async fn run(mut socket: WebSocket) {
     }
     tab.stop().await;
     log::info!("tab closed");
+}
+
+/// Waits until `deadline`; for ever when there is none.
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline.into()).await,
+        None => std::future::pending().await,
+    }
 }
 
 async fn send(socket: &mut WebSocket, reply: &Reply) -> Result<(), axum::Error> {
@@ -217,13 +246,14 @@ impl Tab {
                     table.new_game(fen.as_deref())?;
                     self.table = table;
                 }
+                self.reset_clocks();
             }
             Request::Move { id } => {
                 if !self.user_may_move() {
                     return Err(ServeError::Request("it is not your turn".to_string()));
                 }
                 self.stop().await;
-                self.play(&id)?;
+                self.clocked_move(&id)?;
             }
             Request::Undo => {
                 self.stop().await;
@@ -252,6 +282,7 @@ impl Tab {
                 seconds,
                 level,
                 lines,
+                clock,
             } => {
                 let mode = match mode.as_str() {
                     "play" => EngineMode::Play,
@@ -277,12 +308,15 @@ impl Tab {
                         "lines must be 1 to {MAX_LINES}"
                     )));
                 }
+                let time_control = clock.map(time_control).transpose()?;
                 self.stop().await;
                 self.mode = mode;
                 self.engine = engine;
                 self.seconds = seconds;
                 self.skill = skill;
                 self.lines = lines;
+                self.time_control = time_control;
+                self.reset_clocks();
             }
             Request::LoadPdn { text } => {
                 self.stop().await;
@@ -296,6 +330,55 @@ impl Tab {
                     self.table = table;
                 }
                 self.redo.clear();
+                self.reset_clocks();
+            }
+            Request::Review => {
+                // The engine reviews instead of playing: its clock would run meanwhile.
+                if self.clocks.is_some() && self.result().is_none() {
+                    return Err(ServeError::Request(
+                        "a game on the clock is under way: review it once it is over, or in \
+                         analysis"
+                            .to_string(),
+                    ));
+                }
+                self.stop().await;
+                let then: Vec<String> = self.redo.iter().rev().cloned().collect();
+                let line = self.full_line();
+                if line.is_empty() {
+                    return Err(ServeError::Request("no moves to review".to_string()));
+                }
+                self.generation += 1;
+                let limits = Limits {
+                    nodes: Some(REVIEW_NODES),
+                    ..Limits::default()
+                };
+                let thinking =
+                    self.table
+                        .review(&then, limits, self.generation, self.events.clone())?;
+                self.search = Some(Search(Some(thinking)));
+                self.reviewing = true;
+                log::info!("reviewing a game of {} moves", line.len());
+                return Ok(vec![self.state()]);
+            }
+            Request::CancelReview => {
+                if !self.reviewing {
+                    return Err(ServeError::Request("no review under way".to_string()));
+                }
+                self.stop().await;
+            }
+            Request::Goto { ply } => {
+                let last = self.table.ply_count() + self.redo.len();
+                if ply > last {
+                    return Err(ServeError::Request(format!(
+                        "the game has {last} moves, not {ply}"
+                    )));
+                }
+                self.stop().await;
+                while self.table.ply_count() > ply && self.take_back() {}
+                while self.table.ply_count() < ply {
+                    let Some(id) = self.redo.pop() else { break };
+                    self.table.play(&id)?;
+                }
             }
             Request::SavePdn => {
                 let (white, black) = match (self.mode, self.engine) {
@@ -304,12 +387,22 @@ impl Tab {
                     (EngineMode::Analyse, _) => ("?", "?"),
                 };
                 return Ok(vec![Reply::Pdn {
-                    text: self.table.pdn(white, black),
+                    text: self.table.pdn(white, black, self.lost_on_time()),
                 }]);
             }
         }
+        self.run_clock();
         self.start();
         Ok(vec![self.state()])
+    }
+
+    /// Handles events of a search thread, in order.
+    async fn events(&mut self, events: Vec<Event>) -> Vec<Reply> {
+        let mut replies = Vec::new();
+        for event in events {
+            replies.extend(self.event(event).await);
+        }
+        replies
     }
 
     /// Handles an event of a search thread.
@@ -318,20 +411,105 @@ impl Tab {
             Event::Info { generation, info } if generation == self.generation => {
                 vec![Reply::Info(info)]
             }
+            Event::Progress {
+                generation,
+                done,
+                total,
+            } if generation == self.generation => vec![Reply::ReviewProgress { done, total }],
+            Event::Reviewed { generation, review } if generation == self.generation => {
+                self.stop().await;
+                self.reviewed = Some(self.full_line());
+                // The engine takes up what the position calls for again.
+                self.start();
+                vec![review, self.state()]
+            }
             Event::Done { generation, best } if generation == self.generation => {
                 self.stop().await;
                 // An analysis that ran its time stays ended until the position changes.
                 if self.mode == EngineMode::Play {
                     if let Some(best) = best
-                        && let Err(error) = self.play(&best)
+                        && let Err(error) = self.clocked_move(&best)
                     {
                         log::error!("the engine's move was refused: {error}");
                     }
+                    self.run_clock();
                     self.start();
                 }
                 vec![self.state()]
             }
             _ => Vec::new(),
+        }
+    }
+
+    /// The clock's time ran out: the side to move has lost, its search (if the engine's) ends.
+    async fn time_up(&mut self) -> Vec<Reply> {
+        let now = Instant::now();
+        if !self
+            .clocks
+            .as_mut()
+            .is_some_and(|clocks| clocks.out_of_time(now))
+        {
+            return Vec::new();
+        }
+        self.stop().await;
+        log::info!("{}", self.result().unwrap_or_default());
+        vec![self.state()]
+    }
+
+    /// Plays a move of the side to move and books its time on the clock. A move that comes
+    /// after its side's time ran out is not played: that side has lost.
+    fn clocked_move(&mut self, id: &str) -> Result<(), ServeError> {
+        let now = Instant::now();
+        if self
+            .clocks
+            .as_mut()
+            .is_some_and(|clocks| clocks.out_of_time(now))
+        {
+            return Ok(());
+        }
+        self.play(id)?;
+        if let Some(clocks) = self.clocks.as_mut()
+            && !clocks.moved(now)
+        {
+            self.table.undo();
+        }
+        Ok(())
+    }
+
+    /// Sets both clocks to the time control's start, in play on the clock; none otherwise.
+    fn reset_clocks(&mut self) {
+        self.clocks = self
+            .time_control
+            .filter(|_| self.mode == EngineMode::Play)
+            .map(Clocks::new);
+    }
+
+    /// Runs the clock of the side to move (charging the other side's running time, without
+    /// increment: a move taken back or played again is no move made now), or stops both clocks
+    /// once the game is over.
+    fn run_clock(&mut self) {
+        let now = Instant::now();
+        let over = self.table.result().is_some();
+        let side = self.table.side_to_move();
+        if let Some(clocks) = self.clocks.as_mut() {
+            if over {
+                clocks.pause(now);
+            } else {
+                clocks.run(side, now);
+            }
+        }
+    }
+
+    /// The side that ran out of time, if one did.
+    fn lost_on_time(&self) -> Option<Color> {
+        self.clocks.as_ref().and_then(Clocks::flagged)
+    }
+
+    /// Why the game is over, if it is: by the rules or on time.
+    fn result(&self) -> Option<String> {
+        match self.lost_on_time() {
+            Some(loser) => Some(self.table.time_loss(loser)),
+            None => self.table.result(),
         }
     }
 
@@ -355,21 +533,29 @@ impl Tab {
     }
 
     fn user_may_move(&self) -> bool {
-        self.table.result().is_none()
+        self.result().is_none()
             && (self.mode == EngineMode::Analyse || self.table.side_to_move() != self.engine)
     }
 
     /// Starts the search the position calls for, if any: the engine's move in play, an
     /// analysis in analysis mode.
     fn start(&mut self) {
-        if self.table.result().is_some() {
+        if self.result().is_some() {
             return;
         }
         let (limits, mode) = match self.mode {
             EngineMode::Play if self.table.side_to_move() == self.engine => (
-                Limits {
-                    move_time: Some(Duration::from_secs_f64(self.seconds)),
-                    ..Limits::default()
+                match &self.clocks {
+                    // The engine plans its move on its own clock, as in a Hub or DXP game.
+                    Some(clocks) => clock_limits(
+                        clocks.left(self.engine, Instant::now()),
+                        clocks.control().increment,
+                        None,
+                    ),
+                    None => Limits {
+                        move_time: Some(Duration::from_secs_f64(self.seconds)),
+                        ..Limits::default()
+                    },
                 },
                 Mode::Think,
             ),
@@ -395,26 +581,73 @@ impl Tab {
         self.search = Some(Search(Some(thinking)));
     }
 
-    /// Stops the running search, if any, and forgets its events.
+    /// The game's moves and, after them, those taken back that can be played again: the game
+    /// as loaded, wherever it is being looked at.
+    fn full_line(&self) -> Vec<String> {
+        let mut line = self.table.line();
+        line.extend(self.redo.iter().rev().cloned());
+        line
+    }
+
+    /// Stops the running search or review, if any, and forgets its events.
     async fn stop(&mut self) {
         self.generation += 1;
+        self.reviewing = false;
         if let Some(search) = self.search.take() {
             search.stop().await;
         }
     }
 
     fn state(&self) -> Reply {
+        let now = Instant::now();
+        let millis = |clocks: &Clocks, side| {
+            u64::try_from(clocks.left(side, now).as_millis()).unwrap_or(u64::MAX)
+        };
         Reply::State {
             position: self.table.describe(self.flipped, self.user_may_move()),
-            result: self.table.result(),
+            result: self.result(),
             mode: self.mode.name(),
             engine: side_name(self.engine),
             seconds: self.seconds,
             level: self.skill.level(),
             lines: self.lines,
-            thinking: self.search.is_some(),
+            thinking: self.search.is_some() && !self.reviewing,
             forward: !self.redo.is_empty(),
             flipped: self.flipped,
+            time_control: self.time_control.map(|control| ClockSetting {
+                minutes: control.initial.as_secs_f64() / SECONDS_PER_MINUTE,
+                increment: control.increment.as_secs_f64(),
+            }),
+            clock: self.clocks.as_ref().map(|clocks| ClockState {
+                white_ms: millis(clocks, Color::White),
+                black_ms: millis(clocks, Color::Black),
+                running: clocks.running().map(side_name),
+            }),
+            reviewing: self.reviewing,
+            reviewed: self
+                .reviewed
+                .as_ref()
+                .is_some_and(|line| *line == self.full_line()),
+            ply: self.table.ply_count(),
         }
     }
+}
+
+/// The time control the page asked for, if it is in range.
+fn time_control(setting: ClockSetting) -> Result<TimeControl, ServeError> {
+    if !(CLOCK_MINUTES[0]..=CLOCK_MINUTES[1]).contains(&setting.minutes) {
+        return Err(ServeError::Request(format!(
+            "the clock must start with {} to {} minutes",
+            CLOCK_MINUTES[0], CLOCK_MINUTES[1]
+        )));
+    }
+    if !(0.0..=MAX_INCREMENT).contains(&setting.increment) {
+        return Err(ServeError::Request(format!(
+            "the increment must be 0 to {MAX_INCREMENT} seconds"
+        )));
+    }
+    Ok(TimeControl {
+        initial: Duration::from_secs_f64(setting.minutes * SECONDS_PER_MINUTE),
+        increment: Duration::from_secs_f64(setting.increment),
+    })
 }

@@ -3,12 +3,14 @@
 //! it is already text or numbers: the connection never sees a rules type.
 
 use super::ServeError;
-use super::protocol::{Info, LegalMove, Position as PositionMessage};
+use super::protocol::{Info, LegalMove, Position as PositionMessage, Reply, ReviewedMove};
+use crate::annotate::html::{self, GameView};
+use crate::annotate::{self, Mark, PositionReview};
 use crate::core::Color;
 use crate::diagram::{self, Arrow};
 use crate::eval::Eval;
 use crate::game::Game;
-use crate::notation::pdn::{self, Tags};
+use crate::notation::pdn::{self, PdnResult, Tags};
 use crate::notation::{fen, text};
 use crate::player::skill::Skill;
 use crate::player::{Player, Task, Thinking, game_ply, options};
@@ -16,9 +18,10 @@ use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::score::Score;
 use crate::score_text::{self, Verdict};
-use crate::search::{Limits, Mode, Root};
+use crate::search::{Limits, Mode, Root, SearchControl};
 use crate::with_variant;
-use tokio::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use tokio::sync::{Notify, mpsc};
 
 /// Transposition table of each tab's engine, in MiB: small, since a page may hold several tabs
 /// and a move takes seconds, not hours.
@@ -26,8 +29,15 @@ pub const TABLE_MB: usize = 32;
 /// Score (centi-men, White's view) at which the evaluation bar is about three quarters full: a
 /// man and a half ahead, which most players win.
 const BAR_SCALE: f64 = 150.0;
+/// The PDN `Termination` of a game lost on time.
+const TIME_FORFEIT: &str = "time forfeit";
+/// Most lines an analysis shows: more would not fit beside the board. The latest iteration of
+/// each is kept for the page.
+pub const MAX_LINES: usize = 5;
 /// Name of the search threads, as `ps` and the logs show them.
 const THREAD_NAME: &str = "serve-search";
+/// Name of the review threads.
+const REVIEW_THREAD_NAME: &str = "serve-review";
 
 /// What a search thread tells its tab.
 #[derive(Debug)]
@@ -46,16 +56,115 @@ pub enum Event {
         /// The move found.
         best: Option<String>,
     },
+    /// A review searched another position.
+    Progress {
+        /// The review it belongs to.
+        generation: u64,
+        /// Positions searched.
+        done: usize,
+        /// Positions to search.
+        total: usize,
+    },
+    /// A review is done: its [`Reply::Review`].
+    Reviewed {
+        /// The review it belongs to.
+        generation: u64,
+        /// What the page shows.
+        review: Reply,
+    },
 }
 
-/// Where a search thread sends its events: iterations on a bounded channel (dropped when the
-/// tab is slow to read them), the one final move on a channel of its own so it is never lost.
+/// Where a search thread sends its events: iterations and a review's progress to a coalescing
+/// [`Latest`] (a page slow to read them, or gone, sees fewer of them, never older ones, and
+/// costs no memory), the one final move or review on a channel of its own so it is never lost.
+/// That channel holds at most one event per search, and a tab runs one search at a time, which
+/// it stops (and waits for) before it starts another.
 #[derive(Clone)]
 pub struct Events {
-    /// Iterations.
-    pub info: mpsc::Sender<Event>,
-    /// Final moves.
+    /// Iterations and progress.
+    pub latest: Arc<Latest>,
+    /// Final moves and reviews.
     pub done: mpsc::UnboundedSender<Event>,
+}
+
+/// The latest iteration of each line of a tab's search and the latest progress of its review,
+/// each overwriting the one before: bounded whatever the page's pace.
+#[derive(Debug, Default)]
+pub struct Latest {
+    slots: Mutex<Slots>,
+    /// Wakes the tab when a slot was filled.
+    filled: Notify,
+}
+
+#[derive(Debug, Default)]
+struct Slots {
+    /// The search the slots hold events of.
+    generation: u64,
+    /// The latest iteration of each line (index: line − 1).
+    lines: Vec<Option<Info>>,
+    /// Positions reviewed, and to review.
+    progress: Option<(usize, usize)>,
+}
+
+impl Latest {
+    /// Waits until a slot was filled since the last [`Latest::take`] (at once if one was).
+    pub async fn filled(&self) {
+        self.filled.notified().await;
+    }
+
+    /// Empties the slots: their events, line by line, then the progress.
+    pub fn take(&self) -> Vec<Event> {
+        let mut slots = self.lock();
+        let generation = slots.generation;
+        let mut events: Vec<Event> = slots
+            .lines
+            .iter_mut()
+            .filter_map(Option::take)
+            .map(|info| Event::Info { generation, info })
+            .collect();
+        events.extend(slots.progress.take().map(|(done, total)| Event::Progress {
+            generation,
+            done,
+            total,
+        }));
+        events
+    }
+
+    fn put(&self, generation: u64, fill: impl FnOnce(&mut Slots)) {
+        let mut slots = self.lock();
+        if slots.generation != generation {
+            // A newer search's events replace an older one's, never the other way: a stopped
+            // search is waited for before the next starts.
+            *slots = Slots {
+                generation,
+                ..Slots::default()
+            };
+        }
+        fill(&mut slots);
+        drop(slots);
+        self.filled.notify_one();
+    }
+
+    fn put_info(&self, generation: u64, info: Info) {
+        let Some(index) = info.line.checked_sub(1).filter(|&i| i < MAX_LINES) else {
+            return;
+        };
+        self.put(generation, |slots| {
+            if slots.lines.len() <= index {
+                slots.lines.resize(index + 1, None);
+            }
+            slots.lines[index] = Some(info);
+        });
+    }
+
+    fn put_progress(&self, generation: u64, done: usize, total: usize) {
+        self.put(generation, |slots| slots.progress = Some((done, total)));
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Slots> {
+        // The slots are plain data, whole after any panic.
+        self.slots.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// One variant's game and engine.
@@ -67,18 +176,23 @@ pub trait Table: Send {
     fn new_game(&mut self, fen: Option<&str>) -> Result<(), ServeError>;
     /// Replaces the game by the first game of a PDN text; on error the game is kept.
     fn load_pdn(&mut self, text: &str) -> Result<(), ServeError>;
-    /// The game as PDN, `white` and `black` naming the players.
-    fn pdn(&self, white: &str, black: &str) -> String;
+    /// The game as PDN, `white` and `black` naming the players; `lost_on_time` is the side that
+    /// ran out of time, if one did.
+    fn pdn(&self, white: &str, black: &str, lost_on_time: Option<Color>) -> String;
     /// Plays a move given as Hub text (the ids of [`LegalMove`]), if legal.
     fn play(&mut self, text: &str) -> Result<(), ServeError>;
     /// Takes back the last move, giving its Hub text; `None` at the start of the game.
     fn undo(&mut self) -> Option<String>;
+    /// The moves played, as Hub texts.
+    fn line(&self) -> Vec<String>;
     /// Moves played.
     fn ply_count(&self) -> usize;
     /// The side to move.
     fn side_to_move(&self) -> Color;
     /// Why the game is over, if it is.
     fn result(&self) -> Option<String>;
+    /// The result when `loser` ran out of time, as [`Table::result`] words results.
+    fn time_loss(&self, loser: Color) -> String;
     /// The position as the page shows it; `legal` says whether the user may move now.
     fn describe(&self, flipped: bool, legal: bool) -> PositionMessage;
     /// Plays at this strength level from now on (analysis stays at full strength).
@@ -93,6 +207,19 @@ pub trait Table: Send {
         generation: u64,
         events: Events,
     ) -> Thinking;
+    /// Starts the review of the game followed by the moves `then` (Hub texts, as taken back) on a
+    /// thread of its own: every position searched within `limits`, its progress sent as it goes,
+    /// its marks and graph at the end.
+    ///
+    /// # Errors
+    /// When a move of `then` is not legal.
+    fn review(
+        &mut self,
+        then: &[String],
+        limits: Limits,
+        generation: u64,
+        events: Events,
+    ) -> Result<Thinking, ServeError>;
 }
 
 /// A table for `variant`.
@@ -179,12 +306,16 @@ impl<R: Rules> Table for VariantTable<R> {
         Ok(())
     }
 
-    fn pdn(&self, white: &str, black: &str) -> String {
+    fn pdn(&self, white: &str, black: &str, lost_on_time: Option<Color>) -> String {
         let mut tags = Tags::new();
         tags.set("Event", "rafle serve");
         tags.set("White", white);
         tags.set("Black", black);
-        pdn::write_game(&self.game, &tags, None)
+        let result = lost_on_time.map(|loser| {
+            tags.set("Termination", TIME_FORFEIT);
+            PdnResult::from_winner(Some(!loser))
+        });
+        pdn::write_game(&self.game, &tags, result)
     }
 
     fn play(&mut self, move_text: &str) -> Result<(), ServeError> {
@@ -203,8 +334,40 @@ impl<R: Rules> Table for VariantTable<R> {
         self.game.undo().map(|mv| text::hub::<R>(&mv))
     }
 
+    fn line(&self) -> Vec<String> {
+        self.game.moves().iter().map(text::hub::<R>).collect()
+    }
+
     fn ply_count(&self) -> usize {
         self.game.ply_count()
+    }
+
+    fn review(
+        &mut self,
+        then: &[String],
+        limits: Limits,
+        generation: u64,
+        events: Events,
+    ) -> Result<Thinking, ServeError> {
+        let mut game = self.game.clone();
+        for id in then {
+            let mv = text::parse_hub(game.position(), id).map_err(|error| {
+                ServeError::Move(crate::lines::excerpt(id).to_string(), error.to_string())
+            })?;
+            game.play(&mv)
+                .map_err(|error| ServeError::Move(id.clone(), error.to_string()))?;
+        }
+        Ok(self
+            .player
+            .work(REVIEW_THREAD_NAME, move |engine, control| {
+                let total = game.positions().len();
+                if let Some(review) = review_game(engine, &game, &limits, control, |done| {
+                    events.latest.put_progress(generation, done, total);
+                }) {
+                    // The tab may be gone: then nobody needs the review.
+                    let _ = events.done.send(Event::Reviewed { generation, review });
+                }
+            }))
     }
 
     fn side_to_move(&self) -> Color {
@@ -217,6 +380,11 @@ impl<R: Rules> Table for VariantTable<R> {
                 .trim()
                 .to_string()
         })
+    }
+
+    fn time_loss(&self, loser: Color) -> String {
+        let token = PdnResult::from_winner(Some(!loser)).token::<R>();
+        format!("{token} {} wins: {loser} ran out of time", !loser)
     }
 
     fn describe(&self, flipped: bool, legal: bool) -> PositionMessage {
@@ -268,7 +436,7 @@ impl<R: Rules> Table for VariantTable<R> {
             book: false,
             lines,
         };
-        let info_events = events.info.clone();
+        let latest = Arc::clone(&events.latest);
         self.player.think(
             task,
             THREAD_NAME,
@@ -282,8 +450,7 @@ impl<R: Rules> Table for VariantTable<R> {
                     nodes: info.nodes,
                     pv: text::pdn_line(&position, &info.pv),
                 };
-                // A tab that does not keep up misses iterations, not memory.
-                let _ = info_events.try_send(Event::Info { generation, info });
+                latest.put_info(generation, info);
             },
             move |outcome, _source| {
                 let best = outcome.best.map(|mv| text::hub::<R>(&mv));
@@ -292,6 +459,70 @@ impl<R: Rules> Table for VariantTable<R> {
             },
         )
     }
+}
+
+/// Searches every position of `game` (the final one too) and words the review for the page;
+/// `None` when stopped first. `progress` hears the positions searched so far.
+fn review_game<R: Rules>(
+    engine: &crate::search::Engine<R, Eval>,
+    game: &Game<R>,
+    limits: &Limits,
+    control: &SearchControl,
+    mut progress: impl FnMut(usize),
+) -> Option<Reply> {
+    engine.new_game();
+    let mut replay = Game::new(*game.start());
+    let mut positions: Vec<PositionReview<R>> = Vec::with_capacity(game.positions().len());
+    for ply in 0..=game.ply_count() {
+        let played = game.moves().get(ply);
+        positions.push(annotate::search_position(
+            engine, &replay, played, limits, control,
+        ));
+        if control.is_stopped() {
+            return None;
+        }
+        progress(ply + 1);
+        if let Some(mv) = played {
+            // The moves were checked as they were played.
+            let _ = replay.play(mv);
+        }
+    }
+    let moves = annotate::review(game, &positions);
+    let tags = Tags::new();
+    let graph = html::graph(&GameView {
+        game,
+        tags: &tags,
+        result: PdnResult::Unknown,
+        moves: &moves,
+        positions: &positions,
+    });
+    let listed = moves
+        .iter()
+        .enumerate()
+        .map(|(ply, review)| {
+            let (_, first_half) = crate::game::move_number::<R>(game.start().side(), ply);
+            let after = review.position.play(&review.played);
+            ReviewedMove {
+                ply: ply + 1,
+                number: if first_half || ply == 0 {
+                    game.move_number_text(ply)
+                } else {
+                    String::new()
+                },
+                text: text::pdn(&review.position, &review.played),
+                mark: review.mark.map(Mark::symbol),
+                word: review.mark.map(Mark::word),
+                eval: positions
+                    .get(ply + 1)
+                    .map(|next| score_text::eval_tag(next.score, after.side()))
+                    .unwrap_or_default(),
+            }
+        })
+        .collect();
+    Some(Reply::Review {
+        moves: listed,
+        graph,
+    })
 }
 
 /// The first variant, in the order they are listed, that reads the first game of a PDN text.
@@ -335,6 +566,50 @@ mod tests {
         assert!(bar(100, Color::White) > 0.5);
         assert!(bar(100, Color::Black) < 0.5);
         assert!((bar(crate::score::win_in(3), Color::Black)).abs() < 1e-9);
+    }
+
+    fn info(line: usize, depth: u32) -> Info {
+        Info {
+            line,
+            depth,
+            score: String::new(),
+            side: "white",
+            bar: 0.5,
+            nodes: 0,
+            pv: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_slow_page_gets_the_latest_of_each_line_and_costs_no_memory() {
+        let latest = Latest::default();
+        // Many iterations and progress reports while the page reads nothing.
+        for depth in 1..=1_000 {
+            for line in 1..=MAX_LINES + 1 {
+                latest.put_info(1, info(line, depth));
+            }
+            latest.put_progress(1, depth as usize, 1_000);
+        }
+        let events = latest.take();
+        assert_eq!(events.len(), MAX_LINES + 1, "{events:?}");
+        for (index, event) in events.iter().enumerate() {
+            match event {
+                Event::Info { generation, info } => {
+                    assert_eq!((*generation, info.line, info.depth), (1, index + 1, 1_000));
+                }
+                Event::Progress { done, .. } => assert_eq!(*done, 1_000),
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(latest.take().is_empty());
+        // A newer search's events replace what is left of an older one's.
+        latest.put_info(1, info(1, 1));
+        latest.put_info(2, info(2, 1));
+        let events = latest.take();
+        assert!(
+            matches!(events.as_slice(), [Event::Info { generation: 2, info }] if info.line == 2),
+            "{events:?}"
+        );
     }
 
     #[test]

@@ -18,6 +18,8 @@ const DRIVER_TIMEOUT: Duration = Duration::from_secs(60);
 const POLL: Duration = Duration::from_millis(50);
 /// The W3C name of an element reference in JSON.
 const ELEMENT_KEY: &str = "element-6066-11e4-a52e-4f735466cecf";
+/// How long a drag's move takes, in milliseconds: the browser sees several pointer moves.
+const DRAG_MILLIS: u64 = 200;
 
 /// A browser session through chromedriver; the browser and the driver end when it is dropped.
 pub struct Driver {
@@ -133,6 +135,42 @@ impl Driver {
     pub fn click(&self, css: &str) {
         let id = self.element(css);
         self.session_command("POST", &format!("/element/{id}/click"), Some(json!({})));
+    }
+
+    /// Presses the mouse button over the centre of the element `css` selects, and keeps it down.
+    pub fn press(&self, css: &str) {
+        let id = self.element(css);
+        self.pointer(json!([
+            {"type": "pointerMove", "duration": 0, "origin": {ELEMENT_KEY: id}, "x": 0, "y": 0},
+            {"type": "pointerDown", "button": 0},
+        ]));
+    }
+
+    /// Moves the mouse, button still down, to the centre of the element `css` selects, in steps
+    /// as a hand would.
+    pub fn move_to(&self, css: &str) {
+        let id = self.element(css);
+        self.pointer(json!([
+            {"type": "pointerMove", "duration": DRAG_MILLIS, "origin": {ELEMENT_KEY: id}, "x": 0, "y": 0},
+        ]));
+    }
+
+    /// Releases the mouse button.
+    pub fn release(&self) {
+        self.pointer(json!([{"type": "pointerUp", "button": 0}]));
+    }
+
+    fn pointer(&self, actions: Value) {
+        self.session_command(
+            "POST",
+            "/actions",
+            Some(json!({"actions": [{
+                "type": "pointer",
+                "id": "mouse",
+                "parameters": {"pointerType": "mouse"},
+                "actions": actions,
+            }]})),
+        );
     }
 
     /// Types `text` into the element `css` selects.
