@@ -17,7 +17,6 @@
 
 pub mod annotate;
 pub mod book;
-pub mod cli;
 pub mod core;
 pub mod diagram;
 pub mod dxp;

@@ -161,7 +161,7 @@ fn naive_solution() -> &'static HashMap<Position<I>, Wdl> {
 #[test]
 fn index_holes_and_counts_match_the_published_quiet_counts() {
     let egdb = tables();
-    let lines = rafle::cli::egdb::stats_lines(&dir("2-4"), 4).expect("stats");
+    let lines = rafle::egdb::directory::stats_lines(&dir("2-4"), 4).expect("stats");
     // wiegerw/draughts python/tests/test_egdb.py: 73,876 quiet positions for 1 1 1 0, 37,863
     // for 1 0 2 0.
     assert!(
@@ -186,7 +186,7 @@ fn index_holes_and_counts_match_the_published_quiet_counts() {
 fn every_position_is_the_best_of_its_successors() {
     let out = dir("2-4");
     tables();
-    let set = rafle::cli::egdb::load_exact(&out, 4).expect("load");
+    let set = rafle::egdb::directory::load_exact(&out, 4).expect("load");
     for material in set.materials() {
         let check = verify::check_table(&set, material, true);
         assert_eq!(check.errors, 0, "{material}: {check:?}");
@@ -419,7 +419,7 @@ fn five_pieces_are_consistent() {
         out: &out,
     };
     build::build_all(&options, &Silent, &mut |_, _| {}).expect("2-5 pieces build");
-    let set = rafle::cli::egdb::load_exact(&out, 5).expect("load");
+    let set = rafle::egdb::directory::load_exact(&out, 5).expect("load");
     for material in set.materials() {
         let check = verify::check_table(&set, material, true);
         println!("{material}: {check:?}");

@@ -1,17 +1,17 @@
 //! `rafle analyze`: search a position and print the progress and the best line.
 
-use crate::game::Game;
-use crate::notation::text;
-use crate::player::options::{
+use clap::Args;
+use rafle::game::Game;
+use rafle::notation::text;
+use rafle::player::options::{
     self, DEFAULT_EGDB_PIECES, DEFAULT_HASH_MB, DEFAULT_THREADS, MAX_EGDB_PIECES, MAX_LINES,
     MAX_THREADS,
 };
-use crate::position::Position;
-use crate::rules::{Rules, Variant};
-use crate::score;
-use crate::search::{Info, Mode, Root, SearchControl};
-use crate::with_variant;
-use clap::Args;
+use rafle::position::Position;
+use rafle::rules::{Rules, Variant};
+use rafle::score;
+use rafle::search::{Info, Mode, Root, SearchControl};
+use rafle::with_variant;
 
 /// Time spent when no limit is given.
 const DEFAULT_SECONDS: f64 = 3.0;
@@ -57,7 +57,7 @@ pub struct AnalyzeArgs {
     #[arg(long, value_name = "FILE")]
     pub book: Option<Option<std::path::PathBuf>>,
     /// Evaluation: hand or patterns.
-    #[arg(long, default_value = crate::eval::DEFAULT_EVAL)]
+    #[arg(long, default_value = rafle::eval::DEFAULT_EVAL)]
     pub eval: String,
     /// Weights file of the pattern evaluation (default: the embedded weights).
     #[arg(long, value_name = "FILE")]
@@ -83,7 +83,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
 }
 
 fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
-    let eval = crate::eval::Eval::select(&args.eval, args.eval_file.as_deref())
+    let eval = rafle::eval::Eval::select(&args.eval, args.eval_file.as_deref())
         .map_err(|e| e.to_string())?;
     let start = match &args.fen {
         Some(text) => super::parse_fen_arg::<R>(text)?,
@@ -143,7 +143,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         println!("not in the book {}", path.display());
     }
     if let Some(dir) = &args.egdb {
-        let egdb = crate::egdb::open_for_engine::<R>(&dir.to_string_lossy(), args.egdb_pieces);
+        let egdb = rafle::egdb::open_for_engine::<R>(&dir.to_string_lossy(), args.egdb_pieces);
         let Some(egdb) = egdb else {
             return Err(format!("no endgame tables loaded from {}", dir.display()));
         };
@@ -155,7 +155,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
     }
     let position = root.position;
     if args.multipv > 1 {
-        let lines = crate::player::lines::best_lines(
+        let lines = rafle::player::lines::best_lines(
             &engine,
             &root,
             &limits,
@@ -167,7 +167,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
                     "line {}  depth {:2}  score {:>6}  nodes {:>11}  pv {}",
                     info.line,
                     info.depth,
-                    crate::score_text::for_side_to_move(info.score),
+                    rafle::score_text::for_side_to_move(info.score),
                     info.nodes,
                     text::pdn_line(&position, &info.pv)
                 );
@@ -188,7 +188,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
             "depth {:2}  mean {:5.1}  score {:>6}  nodes {:>11}  time {:7.3} s  {:6.2} Mnps  pv {}",
             info.depth,
             info.mean_depth,
-            crate::score_text::for_side_to_move(info.score),
+            rafle::score_text::for_side_to_move(info.score),
             info.nodes,
             seconds,
             mnps,
@@ -199,7 +199,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         Some(best) => println!(
             "best move {}  score {}  depth {}  line {}",
             text::pdn(&position, &best),
-            crate::score_text::for_side_to_move(outcome.score),
+            rafle::score_text::for_side_to_move(outcome.score),
             outcome.depth,
             text::pdn_line(&position, &outcome.pv)
         ),

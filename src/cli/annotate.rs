@@ -1,14 +1,14 @@
 //! `rafle annotate`: review the games of a PDN file, every position searched, and write them back
 //! with scores, better lines and marks (PDN comments GUIs show, and an HTML page).
 
-use crate::annotate::checkpoint::{self, Checkpoint};
-use crate::annotate::html::{self, GameView};
-use crate::annotate::{self, PositionReview};
-use crate::game::Game;
-use crate::notation::pdn::{self, PdnGame};
-use crate::rules::{Rules, Variant};
-use crate::search::{Engine, Limits, SearchControl};
-use crate::with_variant;
+use rafle::annotate::checkpoint::{self, Checkpoint};
+use rafle::annotate::html::{self, GameView};
+use rafle::annotate::{self, PositionReview};
+use rafle::game::Game;
+use rafle::notation::pdn::{self, PdnGame};
+use rafle::rules::{Rules, Variant};
+use rafle::search::{Engine, Limits, SearchControl};
+use rafle::with_variant;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -46,7 +46,7 @@ pub struct AnnotateArgs {
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
     pub hash: u64,
     /// Evaluation: hand or patterns.
-    #[arg(long, default_value = crate::eval::DEFAULT_EVAL)]
+    #[arg(long, default_value = rafle::eval::DEFAULT_EVAL)]
     pub eval: String,
     /// Write the annotated PDN here (default: standard output).
     #[arg(short, long, value_name = "FILE")]
@@ -126,7 +126,7 @@ fn progress_bar(positions: u64) -> ProgressBar {
 
 /// Searches every position of `game`, the final one too.
 fn search_game<R: Rules>(
-    engine: &Engine<R, crate::eval::Eval>,
+    engine: &Engine<R, rafle::eval::Eval>,
     game: &Game<R>,
     limits: &Limits,
     bar: &ProgressBar,
@@ -155,8 +155,8 @@ fn search_game<R: Rules>(
 fn run_variant<R: Rules>(args: &AnnotateArgs) -> Result<(), String> {
     let limits = limits(args)?;
     let games = read_games::<R>(args)?;
-    let eval = crate::eval::Eval::select(&args.eval, None).map_err(|e| e.to_string())?;
-    let mut engine = Engine::<R, crate::eval::Eval>::with_evaluator(eval, 0, args.threads as usize);
+    let eval = rafle::eval::Eval::select(&args.eval, None).map_err(|e| e.to_string())?;
+    let mut engine = Engine::<R, rafle::eval::Eval>::with_evaluator(eval, 0, args.threads as usize);
     let hash = super::checked_hash(args.hash)?;
     engine
         .set_hash(hash)

@@ -1,8 +1,8 @@
-//! `rafle bench`: the search's signature (see [`crate::search::bench`]).
+//! `rafle bench`: the search's signature (see [`rafle::search::bench`]).
 
-use crate::eval::Eval;
-use crate::search::bench::{BENCH_DEPTH, bench_with, eval_nanos};
 use clap::Args;
+use rafle::eval::Eval;
+use rafle::search::bench::{BENCH_DEPTH, bench_with, eval_nanos};
 
 /// Arguments of `rafle bench`.
 #[derive(Debug, Args)]
@@ -11,7 +11,7 @@ pub struct BenchArgs {
     #[arg(short, long, default_value_t = BENCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=40))]
     pub depth: u32,
     /// Evaluation: hand or patterns (default: the engine's default).
-    #[arg(long, default_value = crate::eval::DEFAULT_EVAL)]
+    #[arg(long, default_value = rafle::eval::DEFAULT_EVAL)]
     pub eval: String,
     /// Weights file of the pattern evaluation (default: the embedded weights).
     #[arg(long, value_name = "FILE")]

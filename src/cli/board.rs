@@ -1,11 +1,11 @@
 //! `rafle board`: a board diagram (SVG) of a position, as draughts books print them.
 
-use crate::diagram::{self, Arrow, Options};
-use crate::game::Game;
-use crate::notation::text;
-use crate::rules::{Rules, Variant};
-use crate::with_variant;
 use clap::Args;
+use rafle::diagram::{self, Arrow, Options};
+use rafle::game::Game;
+use rafle::notation::text;
+use rafle::rules::{Rules, Variant};
+use rafle::with_variant;
 use std::path::PathBuf;
 
 /// Arguments of `rafle board`.
@@ -51,12 +51,12 @@ pub fn run(args: &BoardArgs) -> Result<(), String> {
 fn run_variant<R: Rules>(args: &BoardArgs) -> Result<(), String> {
     let start = match &args.fen {
         Some(text) => super::parse_fen_arg::<R>(text)?,
-        None => crate::position::Position::<R>::start(),
+        None => rafle::position::Position::<R>::start(),
     };
     let mut game = Game::new(start);
     let mut arrow = None;
     for word in args.moves.as_deref().unwrap_or("").split_whitespace() {
-        let word = crate::notation::text::without_move_number(word);
+        let word = rafle::notation::text::without_move_number(word);
         if word.is_empty() {
             continue;
         }
@@ -65,7 +65,7 @@ fn run_variant<R: Rules>(args: &BoardArgs) -> Result<(), String> {
             format!(
                 "move {} '{}': {e}",
                 game.ply_count() + 1,
-                crate::lines::excerpt(word)
+                rafle::lines::excerpt(word)
             )
         })?;
         arrow = Some(Arrow::of_move(&before, &mv));
@@ -73,7 +73,7 @@ fn run_variant<R: Rules>(args: &BoardArgs) -> Result<(), String> {
     let position = *game.position();
     if let Some(word) = &args.arrow {
         let mv = text::parse(&position, word)
-            .map_err(|e| format!("--arrow '{}': {e}", crate::lines::excerpt(word)))?;
+            .map_err(|e| format!("--arrow '{}': {e}", rafle::lines::excerpt(word)))?;
         arrow = Some(Arrow::of_move(&position, &mv));
     }
     let options = Options {
@@ -98,8 +98,8 @@ fn run_variant<R: Rules>(args: &BoardArgs) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::fen;
-    use crate::rules::International;
+    use rafle::notation::fen;
+    use rafle::rules::International;
 
     fn fen_text<R: Rules>(text: &str) -> Result<String, String> {
         crate::cli::parse_fen_arg::<R>(text).map(|p| fen::format(&p))

@@ -1,18 +1,18 @@
 //! `rafle book`: build an opening book, look positions up in it, and describe it.
 
-use crate::book::BookMove;
-use crate::book::build::{
-    BuildSettings, Builder, DEFAULT_BATCH, DEFAULT_DEPTH, DEFAULT_PLY_COST, DEFAULT_WORKER_HASH_MB,
-};
-use crate::game::Game;
-use crate::notation::{fen, text};
-use crate::player::options;
-use crate::position::Position;
-use crate::rules::{Rules, Variant};
-use crate::score;
-use crate::with_variant;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
+use rafle::book::BookMove;
+use rafle::book::build::{
+    BuildSettings, Builder, DEFAULT_BATCH, DEFAULT_DEPTH, DEFAULT_PLY_COST, DEFAULT_WORKER_HASH_MB,
+};
+use rafle::game::Game;
+use rafle::notation::{fen, text};
+use rafle::player::options;
+use rafle::position::Position;
+use rafle::rules::{Rules, Variant};
+use rafle::score;
+use rafle::with_variant;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -187,7 +187,7 @@ fn build<R: Rules>(args: &BuildArgs) -> Result<(), String> {
         })
     };
     let save = |builder: &Builder<R>| -> Result<(), String> {
-        crate::book::write_atomically(&args.out, &builder.to_bytes()).map_err(|e| e.to_string())
+        rafle::book::write_atomically(&args.out, &builder.to_bytes()).map_err(|e| e.to_string())
     };
     let bar = ProgressBar::new(args.positions).with_style(
         ProgressStyle::default_bar()

@@ -1,17 +1,17 @@
 //! `rafle dxp`: play over the DamExchange Protocol (TCP), as follower (`--listen`) or initiator
 //! (`--connect`).
 
-use crate::core::Color;
-use crate::dxp::{self, Options, Role};
-use crate::notation::fen;
-use crate::player::options::{
+use clap::{ArgGroup, Args, ValueEnum};
+use rafle::core::Color;
+use rafle::dxp::{self, Options, Role};
+use rafle::notation::fen;
+use rafle::player::options::{
     self, DEFAULT_BOOK_MARGIN, DEFAULT_BOOK_PLY, DEFAULT_HASH_MB, DEFAULT_THREADS, MAX_BOOK_MARGIN,
     MAX_BOOK_PLY, MAX_THREADS,
 };
-use crate::player::skill::{MAX_SKILL, MIN_SKILL, Skill};
-use crate::rules::{International, Variant};
-use crate::search::Limits;
-use clap::{ArgGroup, Args, ValueEnum};
+use rafle::player::skill::{MAX_SKILL, MIN_SKILL, Skill};
+use rafle::rules::{International, Variant};
+use rafle::search::Limits;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;

@@ -1,12 +1,13 @@
 //! `rafle egdb`: build endgame databases, print their statistics, check and probe them.
 
-use crate::egdb::build::{self, BuildOptions, Built, Progress};
-use crate::egdb::index::Material;
-use crate::egdb::{Egdb, TableSet, file, verify};
-use crate::notation::fen;
-use crate::rules::International;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
+use rafle::egdb::build::{self, BuildOptions, Built, Progress};
+use rafle::egdb::directory::{load_exact, stats_lines};
+use rafle::egdb::index::Material;
+use rafle::egdb::{Egdb, file, verify};
+use rafle::notation::fen;
+use rafle::rules::International;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -181,84 +182,11 @@ fn run_build(args: &BuildArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The `stats` lines of a directory (from the file headers).
-///
-/// # Errors
-/// The directory cannot be listed or a header is bad.
-pub fn stats_lines(dir: &Path, max_pieces: u32) -> Result<Vec<String>, String> {
-    let mut lines = Vec::new();
-    let mut total = [0u64; 6];
-    let mut current = None;
-    let flush = |pieces: Option<u32>, total: &mut [u64; 6], lines: &mut Vec<String>| {
-        if let Some(pieces) = pieces {
-            lines.push(format!(
-                "total {pieces} pieces: legal {} quiet {} win {} draw {} loss {} bytes {} ({:.3} bits/position)",
-                total[0],
-                total[1],
-                total[2],
-                total[3],
-                total[4],
-                total[5],
-                8.0 * total[5] as f64 / total[0].max(1) as f64
-            ));
-        }
-        *total = [0; 6];
-    };
-    for (material, path) in file::list_dir(dir).map_err(|e| e.to_string())? {
-        if material.pieces() > max_pieces {
-            continue;
-        }
-        if current != Some(material.pieces()) {
-            flush(current, &mut total, &mut lines);
-            current = Some(material.pieces());
-        }
-        let header = file::read_header(&path).map_err(|e| e.to_string())?;
-        let c = header.counts;
-        lines.push(format!(
-            "{} {} {} {} {} {} {} {} {}",
-            material.wm,
-            material.wk,
-            material.bm,
-            material.bk,
-            c.legal,
-            c.quiet,
-            c.win,
-            c.draw,
-            c.loss
-        ));
-        for (slot, value) in [c.legal, c.quiet, c.win, c.draw, c.loss, header.bytes]
-            .into_iter()
-            .enumerate()
-        {
-            total[slot] += value;
-        }
-    }
-    flush(current, &mut total, &mut lines);
-    Ok(lines)
-}
-
 fn stats(dir: &Path, max_pieces: u32) -> Result<(), String> {
     for line in stats_lines(dir, max_pieces)? {
         println!("{line}");
     }
     Ok(())
-}
-
-/// Loads a directory for the builder's use: every table, capture positions repaired.
-///
-/// # Errors
-/// A table cannot be read.
-pub fn load_exact(dir: &Path, max_pieces: u32) -> Result<TableSet, String> {
-    let mut set = TableSet::default();
-    for (material, path) in file::list_dir(dir).map_err(|e| e.to_string())? {
-        if material.pieces() > max_pieces {
-            continue;
-        }
-        let (table, _) = file::read_table(&path, Some(material)).map_err(|e| e.to_string())?;
-        set.insert(material, table);
-        build::repair_captures(&set, material);
-    }
-    Ok(set)
 }
 
 fn run_verify(dir: &Path, max_pieces: u32) -> Result<(), String> {
@@ -287,22 +215,22 @@ fn run_verify(dir: &Path, max_pieces: u32) -> Result<(), String> {
 fn probe(args: &ProbeArgs) -> Result<(), String> {
     let position = fen::parse::<International>(&args.fen)
         .map_err(|e| format!("bad FEN '{}': {e}", args.fen))?;
-    let pieces = crate::core::BitBoard::count(position.occupied());
+    let pieces = rafle::core::BitBoard::count(position.occupied());
     let egdb = Egdb::open(&args.egdb, pieces).map_err(|e| e.to_string())?;
-    let show = |value: Option<crate::egdb::Wdl>| {
+    let show = |value: Option<rafle::egdb::Wdl>| {
         value.map_or("unknown".to_string(), |v| format!("{v:?}").to_lowercase())
     };
     println!("{}: {}", args.fen, show(egdb.probe(&position)));
     for mv in position.legal_moves().iter() {
         let child = position.play(mv);
-        let value = if crate::core::BitBoard::is_empty(child.pieces(child.side())) {
-            Some(crate::egdb::Wdl::Win)
+        let value = if rafle::core::BitBoard::is_empty(child.pieces(child.side())) {
+            Some(rafle::egdb::Wdl::Win)
         } else {
-            egdb.probe(&child).map(crate::egdb::Wdl::flip)
+            egdb.probe(&child).map(rafle::egdb::Wdl::flip)
         };
         println!(
             "  {}: {}",
-            crate::notation::text::pdn(&position, mv),
+            rafle::notation::text::pdn(&position, mv),
             show(value)
         );
     }

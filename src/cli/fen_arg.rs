@@ -1,9 +1,9 @@
 //! The `--fen` argument as users give it: a FEN, or a `[FEN "..."]` tag pasted from a PDN file.
 
-use crate::lines::excerpt;
-use crate::notation::fen;
-use crate::position::Position;
-use crate::rules::Rules;
+use rafle::lines::excerpt;
+use rafle::notation::fen;
+use rafle::position::Position;
+use rafle::rules::Rules;
 
 /// Reads a `--fen` argument for the variant `R`.
 ///

@@ -1,15 +1,15 @@
-//! `rafle match`: engine-against-engine matches and round robins (see [`crate::matches`]).
+//! `rafle match`: engine-against-engine matches and round robins (see [`rafle::matches`]).
 
-use crate::matches::clock::TimeControl;
-use crate::matches::engine::EngineSpec;
-use crate::matches::hub_engine::Timeouts;
-use crate::matches::openings::{self, Opening};
-use crate::matches::referee::{GameConditions, ScoreAdjudication};
-use crate::matches::stats::Sprt;
-use crate::matches::{self, MatchConfig};
-use crate::rules::{Rules, Variant};
-use crate::with_variant;
 use clap::Args;
+use rafle::matches::clock::TimeControl;
+use rafle::matches::engine::EngineSpec;
+use rafle::matches::hub_engine::Timeouts;
+use rafle::matches::openings::{self, Opening};
+use rafle::matches::referee::{GameConditions, ScoreAdjudication};
+use rafle::matches::stats::Sprt;
+use rafle::matches::{self, MatchConfig};
+use rafle::rules::{Rules, Variant};
+use rafle::with_variant;
 use std::path::PathBuf;
 use std::time::Duration;
 

@@ -9,7 +9,6 @@ pub mod book;
 pub mod dxp;
 pub mod egdb;
 mod fen_arg;
-mod hub_help;
 pub mod matches;
 mod moves;
 pub mod multipv;
@@ -17,10 +16,10 @@ pub mod openings;
 mod perft;
 pub mod serve;
 
-use crate::book::Book;
-use crate::player::options;
-use crate::rules::Rules;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use rafle::book::Book;
+use rafle::player::options;
+use rafle::rules::Rules;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -57,7 +56,7 @@ pub enum Command {
     /// Endgame databases: build, statistics, verify, probe.
     Egdb(egdb::EgdbArgs),
     /// Speak the Hub protocol on stdin/stdout (for GUIs and lidraughts bots).
-    #[command(after_help = hub_help::text())]
+    #[command(after_help = rafle::hub::help::text())]
     Hub,
     /// Play engine-against-engine matches and round robins (Hub and DXP engines), with statistics.
     Match(Box<matches::MatchArgs>),
@@ -97,7 +96,7 @@ pub fn run() -> ExitCode {
         Command::Book(args) => book::run(&args),
         Command::Dxp(args) => dxp::run(&args),
         Command::Egdb(args) => egdb::run(&args),
-        Command::Hub => return crate::hub::run(),
+        Command::Hub => return rafle::hub::run(),
         Command::Match(args) => matches::run(&args),
         Command::Openings(args) => openings::run(&args),
         Command::Perft(args) => perft::run(&args),
@@ -155,8 +154,8 @@ pub(crate) fn search_limits(
     nodes: Option<u64>,
     time: Option<f64>,
     default_seconds: f64,
-) -> Result<crate::search::Limits, String> {
-    let mut limits = crate::search::Limits::default();
+) -> Result<rafle::search::Limits, String> {
+    let mut limits = rafle::search::Limits::default();
     if let Some(depth) = depth {
         limits.depth = Some(depth);
     } else if let Some(nodes) = nodes {

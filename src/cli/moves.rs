@@ -1,13 +1,13 @@
 //! `rafle moves`: the legal moves of positions, for checking the rules against other programs.
 
-use crate::lines::{LineRead, Utf8, excerpt, read_line};
-use crate::movegen;
-use crate::moves::MoveList;
-use crate::notation::{fen, text};
-use crate::position::Position;
-use crate::rules::{Rules, Variant};
-use crate::with_variant;
 use clap::{Args, ValueEnum};
+use rafle::lines::{LineRead, Utf8, excerpt, read_line};
+use rafle::movegen;
+use rafle::moves::MoveList;
+use rafle::notation::{fen, text};
+use rafle::position::Position;
+use rafle::rules::{Rules, Variant};
+use rafle::with_variant;
 use std::io::Write;
 
 /// Longest input line read, in bytes (a FEN of a full 12x12 board is well under 1 KiB).

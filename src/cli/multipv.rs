@@ -1,9 +1,9 @@
-//! `rafle analyze --multipv N`: prints the lines of [`crate::player::lines::best_lines`].
+//! `rafle analyze --multipv N`: prints the lines of [`rafle::player::lines::best_lines`].
 
-use crate::player::lines::Line;
-use crate::position::Position;
-use crate::rules::Rules;
-use crate::score_text;
+use rafle::player::lines::Line;
+use rafle::position::Position;
+use rafle::rules::Rules;
+use rafle::score_text;
 
 /// Prints the lines as `analyze` does.
 pub fn print<R: Rules>(position: &Position<R>, lines: &[Line<R>]) {
@@ -13,7 +13,7 @@ pub fn print<R: Rules>(position: &Position<R>, lines: &[Line<R>]) {
             index + 1,
             score_text::for_side_to_move(line.score),
             line.depth,
-            crate::notation::text::pdn_line(position, &line.pv)
+            rafle::notation::text::pdn_line(position, &line.pv)
         );
     }
 }

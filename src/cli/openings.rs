@@ -1,10 +1,10 @@
 //! `rafle openings`: generate a set of balanced openings from the rules and our own search.
 
-use crate::matches::openings;
-use crate::rules::{Rules, Variant};
-use crate::score::{self, Score};
-use crate::with_variant;
 use clap::Args;
+use rafle::matches::openings;
+use rafle::rules::{Rules, Variant};
+use rafle::score::{self, Score};
+use rafle::with_variant;
 use std::path::PathBuf;
 use std::time::Instant;
 

@@ -1,11 +1,11 @@
 //! `rafle perft`.
 
-use crate::notation::{fen, text};
-use crate::perft::{self, Counting};
-use crate::position::Position;
-use crate::rules::{Rules, Variant};
-use crate::with_variant;
 use clap::Args;
+use rafle::notation::{fen, text};
+use rafle::perft::{self, Counting};
+use rafle::position::Position;
+use rafle::rules::{Rules, Variant};
+use rafle::with_variant;
 use std::time::Instant;
 
 /// Deepest perft accepted; the tree grows about sixfold per ply, so this is far beyond any

@@ -1,7 +1,7 @@
-//! `rafle serve`: play and analyse in the browser (see [`crate::serve`]).
+//! `rafle serve`: play and analyse in the browser (see [`rafle::serve`]).
 
-use crate::serve::{self, Config, DEFAULT_PORT};
 use clap::Args;
+use rafle::serve::{self, Config, DEFAULT_PORT};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 /// Arguments of `rafle serve`.

@@ -11,6 +11,7 @@
 //! README and the module documentation of [`index`], [`build`] and [`file`].
 
 pub mod build;
+pub mod directory;
 pub mod file;
 pub mod index;
 pub mod table;

@@ -12,6 +12,7 @@
 //! `go` included), which takes a few milliseconds, so `ping` and `stop` are answered at once
 //! whatever came before them.
 
+pub mod help;
 pub mod protocol;
 mod session;
 

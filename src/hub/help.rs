@@ -1,7 +1,7 @@
 //! `rafle hub --help`: the Hub parameters with their types, ranges and defaults, taken from the
 //! `param` lines the Hub announces, so that the two never disagree.
 
-use crate::hub::{Params, announced_params};
+use super::{Params, announced_params};
 
 /// What each parameter does, for people.
 const DESCRIPTIONS: [(&str, &str); 14] = [
