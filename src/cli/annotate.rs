@@ -1,6 +1,8 @@
 //! `rafle annotate`: review the games of a PDN file, every position searched, and write them back
 //! with scores, better lines and marks (PDN comments GUIs show, and an HTML page).
 
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use rafle::annotate::checkpoint::{self, Checkpoint};
 use rafle::annotate::html::{self, GameView};
 use rafle::annotate::{self, PositionReview};
@@ -9,8 +11,6 @@ use rafle::notation::pdn::{self, PdnGame};
 use rafle::rules::{Rules, Variant};
 use rafle::search::{Engine, Limits, SearchControl};
 use rafle::with_variant;
-use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 
 /// Time per position when no limit is given.
