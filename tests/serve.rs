@@ -187,7 +187,7 @@ fn bad_messages_get_errors_and_the_tab_goes_on() {
         json!({"type": "launch_missiles"}).to_string(),
         json!({"type": "move", "id": "99-100"}).to_string(),
         json!({"type": "new", "variant": "international", "fen": "W:W99:B1"}).to_string(),
-        json!({"type": "new", "variant": "turkish"}).to_string(),
+        json!({"type": "new", "variant": "chaturanga"}).to_string(),
         json!({"type": "load_pdn", "text": "1. 32-28 99-98"}).to_string(),
         json!({"type": "settings", "mode": "play", "engine": "black", "seconds": 1e9}).to_string(),
         json!({"type": "settings", "mode": "play", "engine": "black", "seconds": 1, "level": 0})
