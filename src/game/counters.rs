@@ -51,6 +51,10 @@
 //! * **Kings on both sides, material unchanged** (FMJD-64 art. 7.2.6): plies since the last capture
 //!   or promotion; the limit is that of the number of pieces, and holds while both sides have a
 //!   king.
+//! * **One piece against one** (Turkish, as pydraughts plays it): plies since each side was left
+//!   with a single piece, man or king. Only a capture changes the number of pieces, and in this
+//!   material a capture ends the game, so the count runs from the capture that created it (or from
+//!   a set-up position) to the draw; a promotion does not restart it.
 //!
 //! # The Frisian three-moves king rule
 //!
@@ -144,6 +148,13 @@ fn lone_king_on_long_diagonal<R: Rules>(position: &Position<R>) -> bool {
     })
 }
 
+/// Whether each side has a single piece, man or king ([`DrawRules::one_against_one`]).
+fn one_against_one<R: Rules>(position: &Position<R>) -> bool {
+    Color::BOTH
+        .into_iter()
+        .all(|color| position.pieces(color).count() == 1)
+}
+
 /// The limit, in plies, of [`DrawRules::kings_on_both_sides`] for a position, if it holds there.
 fn kings_on_both_sides_limit<R: Rules>(position: &Position<R>) -> Option<u16> {
     let limits = R::DRAW_RULES.kings_on_both_sides;
@@ -178,13 +189,16 @@ pub enum DrawReason {
     LongDiagonal,
     /// FMJD-64 art. 7.2.6: kings on both sides and no change of material in time.
     KingsOnBothSides,
+    /// Turkish as pydraughts plays it: one piece against one, and no capture in time.
+    OneAgainstOne,
 }
 
 impl DrawReason {
     /// The article of the rulebook: FMJD's for the rules of art. 6 (which the other variants'
-    /// counterparts share), the variant's own for the others.
-    pub const fn article(self) -> &'static str {
-        match self {
+    /// counterparts share), the variant's own for the others; `None` for a rule taken from an
+    /// implementation rather than a rulebook.
+    pub const fn article(self) -> Option<&'static str> {
+        Some(match self {
             DrawReason::Repetition => "6.1",
             DrawReason::KingMoves => "6.2",
             DrawReason::ThreeAgainstKing => "6.3",
@@ -193,7 +207,8 @@ impl DrawReason {
             DrawReason::KingsAgainstKing => "7.2.4",
             DrawReason::LongDiagonal => "7.2.7",
             DrawReason::KingsOnBothSides => "7.2.6",
-        }
+            DrawReason::OneAgainstOne => return None,
+        })
     }
 
     /// The rulebook of [`Self::article`].
@@ -207,6 +222,15 @@ impl DrawReason {
             DrawReason::KingsAgainstKing
             | DrawReason::LongDiagonal
             | DrawReason::KingsOnBothSides => "FMJD-64",
+            DrawReason::OneAgainstOne => "pydraughts",
+        }
+    }
+
+    /// Where the rule comes from, as the counters and results write it: `FMJD art. 6.1`.
+    pub fn source(self) -> String {
+        match self.article() {
+            Some(article) => format!("{} art. {article}", self.rulebook()),
+            None => self.rulebook().to_string(),
         }
     }
 }
@@ -224,8 +248,9 @@ impl fmt::Display for DrawReason {
             }
             DrawReason::LongDiagonal => "move limit against a lone king on the long diagonal",
             DrawReason::KingsOnBothSides => "move limit with kings on both sides",
+            DrawReason::OneAgainstOne => "move limit with one piece against one",
         };
-        write!(f, "{what} ({} art. {})", self.rulebook(), self.article())
+        write!(f, "{what} ({})", self.source())
     }
 }
 
@@ -247,6 +272,8 @@ pub struct DrawCounters<R: Rules> {
     same_material: u16,
     /// The art. 7.2.6 limit in plies for the current material, if it holds.
     same_material_limit: Option<u16>,
+    /// Plies since each side was left with a single piece ([`DrawRules::one_against_one`]).
+    single_pieces: Option<u16>,
     /// By player: the king that made the player's last quiet moves in a row, and their number
     /// ([`crate::rules::RuleSet::max_same_king_moves`]; never counted without the rule).
     king_runs: [KingRun; 2],
@@ -271,7 +298,7 @@ impl<R: Rules> DrawCounters<R> {
     /// Counters with given counts, e.g. for a set-up position whose history is known, or a
     /// test. `ending_plies` is ignored (0) when the position is not a lone-king ending. The other
     /// variants' counts (moves without a capture, unchanged material, the lone king's stay on the
-    /// long diagonal) start at `reversible_plies` too: that many plies without a capture or man
+    /// long diagonal, one piece against one) start at `reversible_plies` too: that many plies without a capture or man
     /// move are also that many without a capture or promotion.
     pub fn with_plies(position: &Position<R>, reversible_plies: u32, ending_plies: u32) -> Self {
         let ending = LoneKingEnding::of(position);
@@ -299,6 +326,8 @@ impl<R: Rules> DrawCounters<R> {
                 reversible
             },
             same_material_limit: kings_on_both_sides_limit(position),
+            single_pieces: (rules.one_against_one.is_some() && one_against_one(position))
+                .then_some(reversible),
             king_runs: [KingRun::default(); 2],
             rules: PhantomData,
         }
@@ -355,6 +384,12 @@ impl<R: Rules> DrawCounters<R> {
                 self.same_material_limit,
             )
         };
+        // One piece against one: only a capture changes the number of pieces.
+        let single_pieces = match rules.one_against_one {
+            Some(_) if mv.is_capture() => one_against_one(after).then_some(0),
+            Some(_) => self.single_pieces.map(|plies| plies.saturating_add(1)),
+            None => None,
+        };
         let mut king_runs = self.king_runs;
         if R::MAX_SAME_KING_MOVES.is_some() {
             let mover = (!after.side()).index();
@@ -378,6 +413,7 @@ impl<R: Rules> DrawCounters<R> {
             long_diagonal,
             same_material,
             same_material_limit,
+            single_pieces,
             king_runs,
             rules: PhantomData,
         }
@@ -452,7 +488,7 @@ impl<R: Rules> DrawCounters<R> {
     /// The other variants' counter rules (see the module documentation) that hold in the
     /// position, as (plies counted, limit in plies, rule).
     #[inline]
-    fn other_counts(&self) -> [Option<(u32, u32, DrawReason)>; 3] {
+    fn other_counts(&self) -> [Option<(u32, u32, DrawReason)>; 4] {
         let rules = R::DRAW_RULES;
         [
             rules.capture_free_moves.map(|moves| {
@@ -473,6 +509,10 @@ impl<R: Rules> DrawCounters<R> {
                     DrawReason::KingsOnBothSides,
                 )
             }),
+            rules
+                .one_against_one
+                .zip(self.single_pieces)
+                .map(|(moves, plies)| (u32::from(plies), 2 * moves, DrawReason::OneAgainstOne)),
         ]
     }
 
@@ -532,6 +572,14 @@ impl<R: Rules> DrawCounters<R> {
     }
 }
 
+/// A rule as the counters' display names it: `art. 6.3`, or the source of a rule without one.
+fn label(reason: DrawReason) -> String {
+    match reason.article() {
+        Some(article) => format!("art. {article}"),
+        None => reason.rulebook().to_string(),
+    }
+}
+
 fn saturate(value: u32) -> u16 {
     u16::try_from(value).unwrap_or(u16::MAX)
 }
@@ -546,6 +594,7 @@ impl<R: Rules> fmt::Debug for DrawCounters<R> {
             .field("long_diagonal", &self.long_diagonal)
             .field("same_material", &self.same_material)
             .field("same_material_limit", &self.same_material_limit)
+            .field("single_pieces", &self.single_pieces)
             .finish()
     }
 }
@@ -565,14 +614,14 @@ impl<R: Rules> fmt::Display for DrawCounters<R> {
         if let Some((limit, reason)) = self.ending_limit() {
             write!(
                 f,
-                ", art. {} {}/{} plies",
-                reason.article(),
+                ", {} {}/{} plies",
+                label(reason),
                 self.ending_plies(),
                 limit
             )?;
         }
         for (count, limit, reason) in self.other_counts().into_iter().flatten() {
-            write!(f, ", art. {} {count}/{limit} plies", reason.article())?;
+            write!(f, ", {} {count}/{limit} plies", label(reason))?;
         }
         Ok(())
     }

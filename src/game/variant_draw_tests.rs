@@ -1,11 +1,12 @@
 //! Tests of the draw rules beyond FMJD art. 6: Portuguese 3.2.a, FMJD-64 art. 7.2.4/7.2.6/7.2.7
-//! (Russian) and Pool's 13-move count, each at its limit and one ply before it.
+//! (Russian), Pool's 13-move count and Turkish one piece against one, each at its limit and one
+//! ply before it.
 
 use super::counters::long_diagonal;
 use super::*;
 use crate::core::{BitBoard, Geometry};
 use crate::notation::fen;
-use crate::rules::{Pool, Portuguese, Russian};
+use crate::rules::{Pool, Portuguese, Russian, Turkish};
 
 fn game<R: Rules>(text: &str) -> Game<R> {
     Game::new(fen::parse::<R>(text).expect("valid FEN"))
@@ -207,6 +208,38 @@ fn russian_kings_on_both_sides_draw_after_30_moves_in_four_pieces() {
 fn pool_three_kings_against_one_draw_after_13_moves() {
     let mut g = game::<Pool>("W:WK30,K31,K32:BK2");
     drawn_exactly_at(&mut g, 26, None, anything, DrawReason::KingsAgainstKing);
+}
+
+// ----- Turkish (pydraughts' one piece against one) -----
+
+#[test]
+fn turkish_one_king_against_one_draws_after_2_moves_each() {
+    let mut g = game::<Turkish>("W:WKa1:BKh8");
+    drawn_exactly_at(&mut g, 4, None, anything, DrawReason::OneAgainstOne);
+    assert_eq!(
+        g.result().expect("drawn").to_string(),
+        "draw by move limit with one piece against one (pydraughts)"
+    );
+}
+
+#[test]
+fn turkish_one_against_one_count_runs_through_a_promotion() {
+    // A man against a king: the man's crowning leaves one piece against one.
+    let mut g = game::<Turkish>("W:Wb7:BKh1");
+    assert_eq!(g.counters().plies_until_draw(), Some(4));
+    play_first(&mut g, Move::is_promotion, "b7 promotes");
+    assert_eq!(g.counters().plies_until_draw(), Some(3));
+    drawn_exactly_at(&mut g, 3, None, anything, DrawReason::OneAgainstOne);
+}
+
+#[test]
+fn turkish_one_against_one_count_starts_at_the_capture_that_leaves_it() {
+    // A king and a man against a king: no count until the king on a1 takes the man on a5.
+    let mut g = game::<Turkish>("W:WKa1:Ba5,Kh8");
+    assert_eq!(g.counters().plies_until_draw(), None);
+    g.play_text("a1xa6").expect("legal");
+    assert_eq!(g.counters().plies_until_draw(), Some(4));
+    drawn_exactly_at(&mut g, 4, None, anything, DrawReason::OneAgainstOne);
 }
 
 /// The Frisian three-moves king rule: after three quiet moves in a row by one king, a player who

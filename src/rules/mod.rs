@@ -72,6 +72,9 @@ pub struct DrawRules {
     /// Moves each while both sides have kings and the material stays the same (no capture, no
     /// promotion), by the number of pieces on the board (FMJD-64 art. 7.2.6).
     pub kings_on_both_sides: &'static [PieceCountLimit],
+    /// Further moves each while each side has a single piece, man or king, counted from when that
+    /// material arose; a promotion does not restart the count (pydraughts' Turkish rule).
+    pub one_against_one: Option<u32>,
 }
 
 /// A move limit that holds for a range of piece counts (both sides together).
@@ -104,6 +107,7 @@ pub const NO_DRAW_RULES: DrawRules = DrawRules {
     kings_against_king: None,
     lone_king_on_long_diagonal: None,
     kings_on_both_sides: &[],
+    one_against_one: None,
 };
 
 /// Only threefold repetition: the rule every rulebook has.

@@ -15,8 +15,29 @@
 //! the capture ends there.
 
 use super::international::INTERNATIONAL_RULES;
-use super::{Corner, Notation, REPETITION_ONLY, ResultForm, RuleSet, Rules};
+use super::{Corner, DrawRules, NO_DRAW_RULES, Notation, ResultForm, RuleSet, Rules};
 use crate::core::Board8Full;
+
+/// Occurrences of a position, with the same player to move, that draw the game.
+const TURKISH_REPETITIONS: u32 = 3;
+
+/// Moves each player may still make once each side is down to a single piece.
+const TURKISH_ONE_AGAINST_ONE_MOVES: u32 = 2;
+
+/// The draw rules. The variant table (refdata `variants.md`, "Draw rules: Turkish") gives only
+/// threefold repetition (alemanni.pagesperso-orange.fr/turkish.html); with nothing else a game
+/// of kings that avoid repeating never ends. For a numeric rule Rafle takes the one pydraughts
+/// 0.6.7 applies to Turkish (`draughts/core/game.py`, `Game.is_draw`): one piece against one,
+/// man or king, is drawn when each player has made two more moves without a capture, counted
+/// from the capture that left that material. pydraughts' comment says the official rule draws
+/// at once unless a capture is forced, which it does not detect; the two moves leave room for
+/// that capture. The variant table also notes that some sources count a king against a single
+/// man as a win; pydraughts draws it like any other one against one, and so does Rafle.
+const TURKISH_DRAW_RULES: DrawRules = DrawRules {
+    repetitions: Some(TURKISH_REPETITIONS),
+    one_against_one: Some(TURKISH_ONE_AGAINST_ONE_MOVES),
+    ..NO_DRAW_RULES
+};
 
 /// Turkish draughts on the 8x8 board, every square played.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -46,8 +67,7 @@ impl Rules for Turkish {
         capture_precedence: super::CapturePrecedence::MostPieces,
         // See the module text: the man goes on as a man.
         crown_during_capture: false,
-        // Threefold repetition (alemanni.pagesperso-orange.fr/turkish.html, as variants.md cites).
-        draw_rules: REPETITION_ONLY,
+        draw_rules: TURKISH_DRAW_RULES,
         notation: Notation::Algebraic(Corner::BottomLeft),
         result_form: ResultForm::Default,
         ..INTERNATIONAL_RULES
