@@ -20,7 +20,7 @@ pub mod weights_file;
 use crate::core::{BitBoard, Color, Direction, Geometry, Orthogonal};
 use crate::movegen;
 use crate::position::Position;
-use crate::rules::{BitsOf, Goal, Rules};
+use crate::rules::{BitsOf, Goal, International, Rules};
 use crate::score::{EVAL_LIMIT, Score};
 use std::sync::Arc;
 use weights::{
@@ -202,8 +202,10 @@ pub fn is_lone_king_ending<R: Rules>(position: &Position<R>) -> bool {
 /// Feature counts of a position, White minus Black.
 pub type Features = [i32; FEATURES];
 
-/// Men on the board at the start of an international game; the phase runs from this down to 0.
-const FULL_BOARD_MEN: i32 = 40;
+/// Men on the board at the start of an international game, the game the weights were tuned on:
+/// the phase runs from this down to 0, and a larger board (Canadian) is in its opening until as
+/// few men are left.
+const FULL_BOARD_MEN: i32 = 2 * International::MAX_PIECES_PER_SIDE as i32;
 
 /// The blend of a position: `(opening share, endgame share, total)`, shares summing to total.
 #[inline]

@@ -1,7 +1,6 @@
-//! The one place where a match meets the game record ([`crate::game`]) and PDN
-//! ([`crate::notation::pdn`]): the end of a game by the rules (a player who cannot move, the FMJD
-//! draw rules of art. 6), writing each finished game, and reading a match's games back for
-//! `--resume`.
+//! The one place where a match meets PDN ([`crate::notation::pdn`]): writing each finished game
+//! of the game record ([`crate::game`]), which also decides the end of a game by the rules, and
+//! reading a match's games back for `--resume`.
 
 use crate::core::Color;
 use crate::game::Game;
@@ -10,12 +9,6 @@ use crate::rules::Rules;
 
 /// A game being played.
 pub type Record<R> = Game<R>;
-
-/// The result by the rules, if the game is over: the winner (`None`: a draw) and why.
-pub fn rule_result<R: Rules>(game: &Record<R>) -> Option<(Option<Color>, String)> {
-    game.result()
-        .map(|result| (result.winner, result.reason.to_string()))
-}
 
 /// The result token of a game in the variant's PDN result type (`2-0`, `1-1`, `0-2` in
 /// international draughts).

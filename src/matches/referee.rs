@@ -10,8 +10,9 @@
 use super::clock::{ClockVerdict, GameClock, TimeControl};
 use super::engine::{Contestant, Failure, GameOver, MoveRequest};
 use super::openings::Opening;
-use super::record::{self, Record};
+use super::record::Record;
 use crate::core::Color;
+use crate::game::ResultReason;
 use crate::notation::{hub, text};
 use crate::rules::Rules;
 use std::fmt;
@@ -173,8 +174,8 @@ pub struct GameConditions {
 /// Why a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Termination {
-    /// By the rules of the game (the text says which).
-    Rules(String),
+    /// By the rules of the game, for this reason.
+    Rules(ResultReason),
     /// A player played an illegal move, or none.
     IllegalMove {
         /// The text it sent.
@@ -247,7 +248,7 @@ impl fmt::Display for GameEnd {
         let who = self.culprit.as_deref().unwrap_or("?");
         write!(f, "{}: ", self.termination.keyword())?;
         match &self.termination {
-            Termination::Rules(text) => write!(f, "{text}"),
+            Termination::Rules(reason) => write!(f, "{reason}"),
             Termination::IllegalMove { text, why } if text.is_empty() => {
                 write!(f, "{who} sent no move ({why})")
             }
@@ -323,10 +324,10 @@ pub fn play_game<R: Rules>(
     let mut moves: Vec<String> = opening.moves.iter().map(text::hub::<R>).collect();
     let mut scores: Vec<Option<f64>> = Vec::new();
     let end = loop {
-        if let Some((winner, why)) = record::rule_result(&record) {
+        if let Some(result) = record.result() {
             break GameEnd {
-                winner,
-                termination: Termination::Rules(why),
+                winner: result.winner,
+                termination: Termination::Rules(result.reason),
                 culprit: None,
             };
         }

@@ -7,7 +7,7 @@
 
 use crate::core::{BitBoard, Color, Geometry, Piece};
 use crate::position::{Position, PositionError, Setup};
-use crate::rules::{Rules, numbering};
+use crate::rules::Rules;
 use thiserror::Error;
 
 /// Why a FEN could not be read.
@@ -106,7 +106,7 @@ pub fn parse_setup<R: Rules>(text: &str) -> Result<Setup, FenError> {
                 Some((first, last)) => {
                     // A range runs over the variant's own square numbers.
                     let number = |text: &str| {
-                        numbering::parse_number(text.trim())
+                        super::squares::parse_number(text.trim())
                             .ok_or_else(|| FenError::BadRange(item.to_string()))
                     };
                     let (first, last) = (number(first)?, number(last)?);

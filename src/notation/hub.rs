@@ -113,8 +113,8 @@ pub fn move_square_number<R: Rules>(square: u32) -> u32 {
 /// The geometry square of a square in Hub move text: a number (see [`move_square_number`]), or
 /// chess-like coordinates.
 pub fn parse_move_square<R: Rules>(text: &str) -> Option<u32> {
-    let Some(number) = numbering::parse_number(text) else {
-        return numbering::parse_algebraic::<R::Geometry>(text, R::MIRRORED_BOARD);
+    let Some(number) = super::squares::parse_number(text) else {
+        return super::squares::parse_algebraic::<R::Geometry>(text, R::MIRRORED_BOARD);
     };
     if !(1..=R::Geometry::SQUARES).contains(&number) {
         return None;

@@ -12,7 +12,8 @@
 //! * numbers or chess-like coordinates (`a1` is White's bottom-left corner of the real board).
 //!
 //! These functions are for the edges of the program (FEN, move text, protocols): they loop over the
-//! squares instead of using tables.
+//! squares instead of using tables. Writing and reading the names as text is
+//! [`crate::notation::squares`]'s.
 
 use crate::core::{Color, Geometry};
 
@@ -103,38 +104,6 @@ pub fn square_of_number<G: Geometry>(
         .find(|&square| number_of_square::<G>(square, corner, viewer, mirrored) == number)
 }
 
-/// Chess-like name of a geometry square (`a1` is the real board's bottom-left corner).
-pub fn algebraic<G: Geometry>(square: u32, mirrored: bool) -> String {
-    let (file, rank) = coordinates::<G>(square, mirrored);
-    let letter = char::from(b'a' + file as u8);
-    format!("{letter}{}", rank + 1)
-}
-
-/// The geometry square named by chess-like coordinates, if it is a playing square.
-pub fn parse_algebraic<G: Geometry>(text: &str, mirrored: bool) -> Option<u32> {
-    let bytes = text.as_bytes();
-    let (&letter, rank) = bytes.split_first()?;
-    let letter = letter.to_ascii_lowercase();
-    if !letter.is_ascii_lowercase() || rank.is_empty() || !rank.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    let file = u32::from(letter - b'a');
-    let rank: u32 = std::str::from_utf8(rank).ok()?.parse().ok()?;
-    if rank == 0 || rank > G::ROWS || file >= width::<G>() {
-        return None;
-    }
-    square_at::<G>(file, rank - 1, mirrored)
-}
-
-/// A decimal number, if `text` is one.
-pub fn parse_number(text: &str) -> Option<u32> {
-    let bytes = text.as_bytes();
-    if bytes.is_empty() || bytes.len() > 3 || !bytes.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    text.parse().ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -155,6 +124,7 @@ mod tests {
 
     #[test]
     fn national_numberings() {
+        use crate::notation::squares::algebraic;
         type B = Board8;
         let name = |n, corner, viewer, mirrored| {
             algebraic::<B>(
@@ -185,21 +155,5 @@ mod tests {
         for (n, text) in [(1, "a1"), (2, "c1"), (5, "b2"), (32, "h8")] {
             assert_eq!(name(n, Corner::BottomLeft, Color::White, false), text);
         }
-    }
-
-    #[test]
-    fn algebraic_round_trip() {
-        for mirrored in [false, true] {
-            for square in 1..=Board8::SQUARES {
-                let text = algebraic::<Board8>(square, mirrored);
-                assert_eq!(parse_algebraic::<Board8>(&text, mirrored), Some(square));
-            }
-        }
-        assert_eq!(algebraic::<Board10>(46, false), "a1");
-        assert_eq!(algebraic::<Board10>(1, false), "b10");
-        assert_eq!(parse_algebraic::<Board8>("b1", false), None);
-        assert_eq!(parse_algebraic::<Board8>("a1", true), None);
-        assert_eq!(parse_algebraic::<Board8>("i1", false), None);
-        assert_eq!(parse_algebraic::<Board8>("a9", false), None);
     }
 }

@@ -6,9 +6,9 @@
 use crate::core::Color;
 use std::time::{Duration, Instant};
 
-/// A time control: a starting time for each side and an increment per move.
+/// A Fischer time control: a starting time for each side and an increment per move.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TimeControl {
+pub struct FischerControl {
     /// Time of each side at the start.
     pub initial: Duration,
     /// Time added after each move.
@@ -18,7 +18,7 @@ pub struct TimeControl {
 /// Both sides' clocks.
 #[derive(Clone, Debug)]
 pub struct Clocks {
-    control: TimeControl,
+    control: FischerControl,
     /// Time left of each side (indexed by [`Color::index`]), not counting the running turn.
     left: [Duration; 2],
     /// The side whose clock runs and since when.
@@ -29,7 +29,7 @@ pub struct Clocks {
 
 impl Clocks {
     /// Both clocks at the control's starting time, stopped.
-    pub fn new(control: TimeControl) -> Self {
+    pub fn new(control: FischerControl) -> Self {
         Clocks {
             control,
             left: [control.initial; 2],
@@ -39,7 +39,7 @@ impl Clocks {
     }
 
     /// The time control.
-    pub fn control(&self) -> TimeControl {
+    pub fn control(&self) -> FischerControl {
         self.control
     }
 
@@ -121,7 +121,7 @@ impl Clocks {
 mod tests {
     use super::*;
 
-    const CONTROL: TimeControl = TimeControl {
+    const CONTROL: FischerControl = FischerControl {
         initial: Duration::from_secs(60),
         increment: Duration::from_secs(2),
     };

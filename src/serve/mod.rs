@@ -83,7 +83,7 @@ pub struct Config {
 }
 
 /// What every request handler shares.
-struct Shared {
+struct ServerState {
     /// Whether the server listens on loopback only: then the page must also have been loaded
     /// by a loopback name, which defeats DNS rebinding.
     loopback: bool,
@@ -129,7 +129,7 @@ async fn serve(config: &Config) -> Result<(), ServeError> {
 
 /// The routes: the page, its assets and the WebSocket.
 fn router(loopback: bool) -> Router {
-    let shared = Arc::new(Shared {
+    let server = Arc::new(ServerState {
         loopback,
         tabs: Arc::new(Semaphore::new(MAX_TABS)),
     });
@@ -145,7 +145,7 @@ fn router(loopback: bool) -> Router {
         )
         .route("/ws", get(upgrade))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .with_state(shared)
+        .with_state(server)
 }
 
 async fn asset(content_type: &'static str, body: &'static str) -> Response {
@@ -165,18 +165,18 @@ async fn asset(content_type: &'static str, body: &'static str) -> Response {
 }
 
 async fn upgrade(
-    State(shared): State<Arc<Shared>>,
+    State(server): State<Arc<ServerState>>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    if !origin_allowed(&headers, shared.loopback) {
+    if !origin_allowed(&headers, server.loopback) {
         log::warn!(
             "refused a WebSocket from origin {:?}",
             headers.get(header::ORIGIN)
         );
         return (StatusCode::FORBIDDEN, "foreign origin").into_response();
     }
-    let Ok(permit) = Arc::clone(&shared.tabs).try_acquire_owned() else {
+    let Ok(permit) = Arc::clone(&server.tabs).try_acquire_owned() else {
         return (StatusCode::SERVICE_UNAVAILABLE, "too many tabs").into_response();
     };
     upgrade

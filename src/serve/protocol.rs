@@ -116,7 +116,7 @@ pub struct LegalMove {
 
 /// The board as the page shows it.
 #[derive(Clone, Debug, Serialize)]
-pub struct Position {
+pub struct BoardView {
     /// Variant name.
     pub variant: &'static str,
     /// The position's FEN.
@@ -133,7 +133,7 @@ pub struct Position {
 
 /// One iteration of the engine's search.
 #[derive(Clone, Debug, Serialize)]
-pub struct Info {
+pub struct InfoView {
     /// Which line of a multi-line analysis (1 is the best).
     pub line: usize,
     /// Depth in plies.
@@ -196,7 +196,7 @@ pub enum Reply {
     /// The game as it now stands.
     State {
         /// The board.
-        position: Position,
+        position: BoardView,
         /// Why the game is over, if it is.
         result: Option<String>,
         /// `play` or `analyse`.
@@ -228,7 +228,7 @@ pub enum Reply {
         ply: usize,
     },
     /// One search iteration.
-    Info(Info),
+    Info(InfoView),
     /// How far the review has come.
     ReviewProgress {
         /// Positions searched.

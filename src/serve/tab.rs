@@ -4,7 +4,7 @@
 //! changes under it or the tab goes away.
 
 use super::ServeError;
-use super::clock::{Clocks, TimeControl};
+use super::clock::{Clocks, FischerControl};
 use super::protocol::{ClockSetting, ClockState, Reply, Request, VariantName};
 use super::table::{Event, Events, Latest, MAX_LINES, Table, new_table, side_name};
 use crate::core::Color;
@@ -87,7 +87,7 @@ struct Tab {
     lines: usize,
     flipped: bool,
     /// The clock's time control in play, when one is chosen instead of a time per move.
-    time_control: Option<TimeControl>,
+    time_control: Option<FischerControl>,
     /// The clocks of a timed game in play.
     clocks: Option<Clocks>,
     /// Whether the search under way is a review.
@@ -634,7 +634,7 @@ impl Tab {
 }
 
 /// The time control the page asked for, if it is in range.
-fn time_control(setting: ClockSetting) -> Result<TimeControl, ServeError> {
+fn time_control(setting: ClockSetting) -> Result<FischerControl, ServeError> {
     if !(CLOCK_MINUTES[0]..=CLOCK_MINUTES[1]).contains(&setting.minutes) {
         return Err(ServeError::Request(format!(
             "the clock must start with {} to {} minutes",
@@ -646,7 +646,7 @@ fn time_control(setting: ClockSetting) -> Result<TimeControl, ServeError> {
             "the increment must be 0 to {MAX_INCREMENT} seconds"
         )));
     }
-    Ok(TimeControl {
+    Ok(FischerControl {
         initial: Duration::from_secs_f64(setting.minutes * SECONDS_PER_MINUTE),
         increment: Duration::from_secs_f64(setting.increment),
     })

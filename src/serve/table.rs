@@ -3,7 +3,7 @@
 //! it is already text or numbers: the connection never sees a rules type.
 
 use super::ServeError;
-use super::protocol::{Info, LegalMove, Position as PositionMessage, Reply, ReviewedMove};
+use super::protocol::{BoardView, InfoView, LegalMove, Reply, ReviewedMove};
 use crate::annotate::html::{self, GameView};
 use crate::annotate::{self, Mark, PositionReview};
 use crate::core::Color;
@@ -18,7 +18,7 @@ use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::score::Score;
 use crate::score_text::{self, Verdict};
-use crate::search::{Limits, Mode, Root, SearchControl};
+use crate::search::{Info, Limits, Mode, Root, SearchControl};
 use crate::with_variant;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{Notify, mpsc};
@@ -47,7 +47,7 @@ pub enum Event {
         /// The search it belongs to.
         generation: u64,
         /// What it found.
-        info: Info,
+        info: InfoView,
     },
     /// The search ended with this move (Hub text), if any.
     Done {
@@ -101,7 +101,7 @@ struct Slots {
     /// The search the slots hold events of.
     generation: u64,
     /// The latest iteration of each line (index: line − 1).
-    lines: Vec<Option<Info>>,
+    lines: Vec<Option<InfoView>>,
     /// Positions reviewed, and to review.
     progress: Option<(usize, usize)>,
 }
@@ -145,7 +145,7 @@ impl Latest {
         self.filled.notify_one();
     }
 
-    fn put_info(&self, generation: u64, info: Info) {
+    fn put_info(&self, generation: u64, info: InfoView) {
         let Some(index) = info.line.checked_sub(1).filter(|&i| i < MAX_LINES) else {
             return;
         };
@@ -194,7 +194,7 @@ pub trait Table: Send {
     /// The result when `loser` ran out of time, as [`Table::result`] words results.
     fn time_loss(&self, loser: Color) -> String;
     /// The position as the page shows it; `legal` says whether the user may move now.
-    fn describe(&self, flipped: bool, legal: bool) -> PositionMessage;
+    fn describe(&self, flipped: bool, legal: bool) -> BoardView;
     /// Plays at this strength level from now on (analysis stays at full strength).
     fn set_skill(&mut self, skill: Skill);
     /// Starts a search from the current position on its own thread; an analysis shows `lines`
@@ -387,7 +387,7 @@ impl<R: Rules> Table for VariantTable<R> {
         format!("{token} {} wins: {loser} ran out of time", !loser)
     }
 
-    fn describe(&self, flipped: bool, legal: bool) -> PositionMessage {
+    fn describe(&self, flipped: bool, legal: bool) -> BoardView {
         let arrow = self.game.moves().last().map(|mv| {
             let before = &self.game.positions()[self.game.ply_count() - 1];
             Arrow::of_move(before, mv)
@@ -399,7 +399,7 @@ impl<R: Rules> Table for VariantTable<R> {
             ..diagram::Options::default()
         };
         let position = self.game.position();
-        PositionMessage {
+        BoardView {
             variant: self.variant.name(),
             fen: fen::format(position),
             svg: diagram::svg(position, &options),
@@ -440,8 +440,8 @@ impl<R: Rules> Table for VariantTable<R> {
         self.player.think(
             task,
             THREAD_NAME,
-            move |info: &crate::search::Info<R>| {
-                let info = Info {
+            move |info: &Info<R>| {
+                let info = InfoView {
                     line: info.line,
                     depth: info.depth,
                     score: score_text::for_side_to_move(info.score),
@@ -568,8 +568,8 @@ mod tests {
         assert!((bar(crate::score::win_in(3), Color::Black)).abs() < 1e-9);
     }
 
-    fn info(line: usize, depth: u32) -> Info {
-        Info {
+    fn info(line: usize, depth: u32) -> InfoView {
+        InfoView {
             line,
             depth,
             score: String::new(),
