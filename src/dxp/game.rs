@@ -10,7 +10,7 @@ use super::connection::{Connection, Event};
 use super::message::{
     BackAnswer, BackRequest, EndReason, GameEnd, GameRequest, Message, MoveMessage,
 };
-use super::record::{Dxp, DxpMove, Record, Verdict};
+use super::record::{Dxp, DxpMove, EndCause, Record, Verdict};
 use super::{GameOutcome, Options};
 use crate::core::Color;
 use crate::notation::{fen, text};
@@ -264,7 +264,7 @@ impl GameLoop<'_> {
             // The search found no move: the rules say the game is over.
             let verdict = self.record.result().unwrap_or_else(|| Verdict {
                 winner: Some(!self.ours),
-                reason: "no move found".to_string(),
+                reason: EndCause::NoMoveFound,
             });
             return Some(self.end_by_rules(verdict));
         };
@@ -487,7 +487,7 @@ impl GameLoop<'_> {
             Some(verdict) => {
                 let ruled = self.outcome_of(verdict);
                 if ruled == claimed || claimed == GameOutcome::Unknown {
-                    (ruled, verdict.reason.clone())
+                    (ruled, verdict.reason.to_string())
                 } else {
                     (
                         ruled,
@@ -518,7 +518,7 @@ impl GameLoop<'_> {
     fn end_by_rules(&mut self, verdict: Verdict) -> Ending {
         let reason = self.reason_of(&verdict);
         let outcome = self.outcome_of(&verdict);
-        self.end(reason, outcome, verdict.reason)
+        self.end(reason, outcome, verdict.reason.to_string())
     }
 
     fn illegal_move(&mut self, mv: &MoveMessage) -> Ending {

@@ -1,13 +1,14 @@
 //! The game as DXP plays it: the game record of [`crate::game`] (moves, positions, FMJD draw
 //! counters and adjudication) with what the DXP loop needs around it: search roots, take-backs by
-//! DXP move number, and verdicts as text.
+//! DXP move number, and how the game ended.
 
 use crate::core::Color;
-use crate::game::Game;
+use crate::game::{Game, ResultReason};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{BitsOf, International, Rules};
 use crate::search::Root;
+use std::fmt;
 
 /// The rules DXP plays.
 pub(crate) type Dxp = International;
@@ -15,10 +16,29 @@ pub(crate) type Dxp = International;
 pub(crate) type DxpMove = Move<BitsOf<Dxp>>;
 
 /// How a game ended by the rules: the winner (`None` for a draw) and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Verdict {
     pub winner: Option<Color>,
-    pub reason: String,
+    pub reason: EndCause,
+}
+
+/// Why a DXP game ended, kept as a value until the report writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EndCause {
+    /// The rules ended it.
+    Rules(ResultReason),
+    /// Our search returned no move in a position the rules do not end; the game is taken as
+    /// lost by us rather than left hanging.
+    NoMoveFound,
+}
+
+impl fmt::Display for EndCause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EndCause::Rules(reason) => reason.fmt(f),
+            EndCause::NoMoveFound => f.write_str("no move found"),
+        }
+    }
 }
 
 /// A game in progress.
@@ -93,7 +113,7 @@ impl Record {
     pub(crate) fn result(&self) -> Option<Verdict> {
         self.game.result().map(|result| Verdict {
             winner: result.winner,
-            reason: result.reason.to_string(),
+            reason: EndCause::Rules(result.reason),
         })
     }
 }
@@ -115,7 +135,8 @@ mod tests {
         let record = Record::new(fen::parse("B:W28:B").expect("valid"));
         let verdict = record.result().expect("over");
         assert_eq!(verdict.winner, Some(Color::White));
-        assert!(verdict.reason.contains("no pieces"), "{}", verdict.reason);
+        let reason = verdict.reason.to_string();
+        assert!(reason.contains("no pieces"), "{reason}");
     }
 
     #[test]

@@ -23,9 +23,8 @@ use super::weights_file::{PatternWeights, WEIGHT_SCALE};
 use crate::core::{BitBoard, Color, Direction, Geometry};
 use crate::movegen;
 use crate::position::Position;
-use crate::rules::{International, Rules};
+use crate::rules::{Rules, Variant};
 use crate::score::{EVAL_LIMIT, Score};
-use std::any::TypeId;
 
 /// Rows to go over all men at the start (150 per side); the phase runs from this down to 0.
 pub const FULL_TEMPO: i32 = 300;
@@ -255,7 +254,7 @@ fn extract(bits: u64, mask: u64) -> usize {
 /// draughts only).
 #[inline(always)]
 pub fn applies<R: Rules>() -> bool {
-    TypeId::of::<R>() == TypeId::of::<International>()
+    R::VARIANT == Some(Variant::International)
 }
 
 /// The board as 64-bit words (the variant has the 10x10 layout when [`applies`] holds).
@@ -483,6 +482,7 @@ impl PatternWeights {
 mod tests {
     use super::*;
     use crate::notation::fen;
+    use crate::rules::International;
 
     type I = International;
 

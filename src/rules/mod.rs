@@ -250,6 +250,9 @@ pub trait Rules: Copy + Debug + Default + PartialEq + Eq + Hash + Send + Sync + 
     /// theory of [`crate::game::endgame`] and the endgame databases. The variants on the same
     /// board change what an ending is worth.
     const ENDGAME_KNOWLEDGE: bool = false;
+    /// The variant of the one list these rules are, found by [`Rules::NAME`] so that every listed
+    /// variant has it without writing it; `None` for a rule set outside the list (a test's).
+    const VARIANT: Option<Variant> = Variant::with_rules_name(Self::NAME);
 }
 
 /// Bit set type of a variant.
@@ -394,6 +397,18 @@ macro_rules! __with_variant_match {
 }
 
 impl Variant {
+    /// The variant whose rules are named `name` exactly ([`Rules::NAME`]), in a const context.
+    pub const fn with_rules_name(name: &str) -> Option<Variant> {
+        let mut i = 0;
+        while i < Variant::ALL.len() {
+            if same_text(Variant::ALL[i].name(), name) {
+                return Some(Variant::ALL[i]);
+            }
+            i += 1;
+        }
+        None
+    }
+
     /// Parses a variant name or alias, in any case.
     pub fn from_name(name: &str) -> Option<Variant> {
         let name = name.trim().to_ascii_lowercase();
@@ -419,6 +434,22 @@ impl std::str::FromStr for Variant {
             format!("unknown variant '{name}' (known: {})", known.join(", "))
         })
     }
+}
+
+/// `a == b` for strings, which `const fn` cannot write yet.
+const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 #[cfg(test)]
@@ -482,6 +513,13 @@ mod tests {
                 crate::notation::squares::number::<German>(square),
                 crate::notation::squares::number::<GermanSheets>(square)
             );
+        }
+    }
+
+    #[test]
+    fn every_listed_variant_knows_itself() {
+        for &variant in Variant::ALL {
+            with_variant!(variant, R => assert_eq!(R::VARIANT, Some(variant)));
         }
     }
 
