@@ -11,7 +11,7 @@
 use rafle::core::{BitBoard, Color};
 use rafle::game::DrawCounters;
 use rafle::game::endgame::{
-    Distances, KingTables, Verdict, lone_king_verdict, long_diagonal, strong_wins_within,
+    Distances, EndgameVerdict, KingTables, lone_king_verdict, long_diagonal, strong_wins_within,
 };
 use rafle::position::{Position, Setup};
 use rafle::rules::International;
@@ -56,10 +56,10 @@ struct Class {
     win_verdicts: usize,
 }
 
-fn mirrored(verdict: Option<Verdict>) -> Option<Verdict> {
+fn mirrored(verdict: Option<EndgameVerdict>) -> Option<EndgameVerdict> {
     verdict.map(|v| match v {
-        Verdict::Draw => Verdict::Draw,
-        Verdict::Win(color) => Verdict::Win(!color),
+        EndgameVerdict::Draw => EndgameVerdict::Draw,
+        EndgameVerdict::Win(color) => EndgameVerdict::Win(!color),
     })
 }
 
@@ -86,12 +86,12 @@ fn verdicts_agree_with_the_tables() {
                 "{position:?}: verdicts not symmetric"
             );
             match verdict {
-                Some(Verdict::Draw) => assert_eq!(
+                Some(EndgameVerdict::Draw) => assert_eq!(
                     (outcome.white, outcome.black),
                     (None, None),
                     "{position:?}: Draw verdict, tables say {outcome:?}"
                 ),
-                Some(Verdict::Win(color)) => {
+                Some(EndgameVerdict::Win(color)) => {
                     assert_eq!(color, Color::White, "{position:?}");
                     assert!(
                         outcome.white.is_some_and(|plies| plies <= 16),
@@ -127,8 +127,8 @@ fn verdicts_agree_with_the_tables() {
                 class.won += 1;
                 class.longest = class.longest.max(plies);
             }
-            class.draw_verdicts += usize::from(verdict == Some(Verdict::Draw));
-            class.win_verdicts += usize::from(verdict.is_some_and(|v| v != Verdict::Draw));
+            class.draw_verdicts += usize::from(verdict == Some(EndgameVerdict::Draw));
+            class.win_verdicts += usize::from(verdict.is_some_and(|v| v != EndgameVerdict::Draw));
         });
         for side in Color::BOTH {
             for (place, class) in ["on its long diagonal", "elsewhere"]

@@ -10,7 +10,7 @@ use super::connection::{Connection, Event};
 use super::message::{
     BackAnswer, BackRequest, EndReason, GameEnd, GameRequest, Message, MoveMessage,
 };
-use super::record::{Dxp, DxpMove, EndCause, Record, Verdict};
+use super::record::{Dxp, DxpMove, EndCause, Finish, Record};
 use super::{GameOutcome, Options};
 use crate::core::Color;
 use crate::notation::{fen, text};
@@ -262,7 +262,7 @@ impl GameLoop<'_> {
     fn play_outcome(&mut self, outcome: Outcome<Dxp>) -> Option<Ending> {
         let Some(best) = outcome.best else {
             // The search found no move: the rules say the game is over.
-            let verdict = self.record.result().unwrap_or_else(|| Verdict {
+            let verdict = self.record.result().unwrap_or_else(|| Finish {
                 winner: Some(!self.ours),
                 reason: EndCause::NoMoveFound,
             });
@@ -418,7 +418,7 @@ impl GameLoop<'_> {
     /// Our move has ended the game. As in Scan, the side on turn sends GAMEEND: we wait a little
     /// for the peer's. This also keeps our move and our GAMEEND from arriving together, which
     /// pydraughts' DXP client (one message per read) cannot take apart.
-    fn await_peer_end(&mut self, verdict: Verdict) -> Ending {
+    fn await_peer_end(&mut self, verdict: Finish) -> Ending {
         let deadline = Instant::now() + PEER_END_WAIT;
         loop {
             match self.conn.next(Some(deadline)) {
@@ -457,7 +457,7 @@ impl GameLoop<'_> {
         }
     }
 
-    fn outcome_of(&self, verdict: &Verdict) -> GameOutcome {
+    fn outcome_of(&self, verdict: &Finish) -> GameOutcome {
         match self.reason_of(verdict) {
             EndReason::SenderWins => GameOutcome::Win,
             EndReason::SenderLoses => GameOutcome::Loss,
@@ -507,7 +507,7 @@ impl GameLoop<'_> {
         }
     }
 
-    fn reason_of(&self, verdict: &Verdict) -> EndReason {
+    fn reason_of(&self, verdict: &Finish) -> EndReason {
         match verdict.winner {
             None => EndReason::Draw,
             Some(winner) if winner == self.ours => EndReason::SenderWins,
@@ -515,7 +515,7 @@ impl GameLoop<'_> {
         }
     }
 
-    fn end_by_rules(&mut self, verdict: Verdict) -> Ending {
+    fn end_by_rules(&mut self, verdict: Finish) -> Ending {
         let reason = self.reason_of(&verdict);
         let outcome = self.outcome_of(&verdict);
         self.end(reason, outcome, verdict.reason.to_string())

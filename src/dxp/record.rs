@@ -17,7 +17,7 @@ pub(crate) type DxpMove = Move<BitsOf<Dxp>>;
 
 /// How a game ended by the rules: the winner (`None` for a draw) and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Verdict {
+pub(crate) struct Finish {
     pub winner: Option<Color>,
     pub reason: EndCause,
 }
@@ -110,8 +110,8 @@ impl Record {
 
     /// The end of the game by the rules (FMJD art. 6 and 7) in the current position, if it is
     /// over.
-    pub(crate) fn result(&self) -> Option<Verdict> {
-        self.game.result().map(|result| Verdict {
+    pub(crate) fn result(&self) -> Option<Finish> {
+        self.game.result().map(|result| Finish {
             winner: result.winner,
             reason: EndCause::Rules(result.reason),
         })

@@ -8,14 +8,11 @@
 
 use super::message::{EndReason, GameEnd};
 use super::peer::{DxpPeer, PeerError, PeerEvent};
+use super::record::DxpMove;
 use crate::core::Color;
-use crate::moves::Move;
 use crate::position::Position;
-use crate::rules::{BitsOf, International};
+use crate::rules::International;
 use std::time::Duration;
-
-/// A move of DXP's rules.
-type DxpMove = Move<BitsOf<International>>;
 
 /// The game the remote engine is playing.
 #[derive(Clone, Copy, Debug)]

@@ -55,7 +55,7 @@ use crate::rules::Rules;
 
 /// What is known about a position without searching it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Verdict {
+pub enum EndgameVerdict {
     /// Neither side can force a win, whatever the draw counters say.
     Draw,
     /// This side wins with best play, within the moves the draw rules leave.
@@ -76,7 +76,7 @@ pub const FOUR_KINGS_LONGEST_WIN: u32 = 16;
 pub fn lone_king_verdict<R: Rules>(
     position: &Position<R>,
     counters: &DrawCounters<R>,
-) -> Option<Verdict> {
+) -> Option<EndgameVerdict> {
     if !R::ENDGAME_KNOWLEDGE {
         return None;
     }
@@ -86,7 +86,7 @@ pub fn lone_king_verdict<R: Rules>(
     let lone = match (is_lone(Color::White), is_lone(Color::Black)) {
         (true, true) => {
             let quiet = !position.has_capture();
-            return (quiet && king_against_king(position)).then_some(Verdict::Draw);
+            return (quiet && king_against_king(position)).then_some(EndgameVerdict::Draw);
         }
         (true, false) => Color::White,
         (false, true) => Color::Black,
@@ -97,12 +97,13 @@ pub fn lone_king_verdict<R: Rules>(
         return None;
     }
     match position.kings(strong).count() {
-        2 | 3 => holds_long_diagonal(position, lone).then_some(Verdict::Draw),
+        2 | 3 => holds_long_diagonal(position, lone).then_some(EndgameVerdict::Draw),
         4 => {
             let enough_moves = counters
                 .plies_until_draw()
                 .is_none_or(|plies| plies >= FOUR_KINGS_LONGEST_WIN);
-            (enough_moves && lone_king_harmless(position, lone)).then_some(Verdict::Win(strong))
+            (enough_moves && lone_king_harmless(position, lone))
+                .then_some(EndgameVerdict::Win(strong))
         }
         _ => None,
     }
@@ -216,7 +217,7 @@ mod tests {
         set.iter().map(R::Geometry::square_of).collect()
     }
 
-    fn verdict(text: &str) -> Option<Verdict> {
+    fn verdict(text: &str) -> Option<EndgameVerdict> {
         let position = fen::parse::<I>(text).expect("valid FEN");
         lone_king_verdict(&position, &DrawCounters::new(&position))
     }
@@ -236,13 +237,13 @@ mod tests {
     #[test]
     fn lone_king_on_the_long_diagonal_draws() {
         // Three kings, the lone king on 28 to move.
-        assert_eq!(verdict("B:WK1,K2,K3:BK28"), Some(Verdict::Draw));
+        assert_eq!(verdict("B:WK1,K2,K3:BK28"), Some(EndgameVerdict::Draw));
         // King + two kings against the king (the lead's search test shape), colours swapped.
-        assert_eq!(verdict("W:WK23:BK44,K45,K50"), Some(Verdict::Draw));
+        assert_eq!(verdict("W:WK23:BK44,K45,K50"), Some(EndgameVerdict::Draw));
         // Two kings against one.
-        assert_eq!(verdict("W:WK1,K2:BK46"), Some(Verdict::Draw));
+        assert_eq!(verdict("W:WK1,K2:BK46"), Some(EndgameVerdict::Draw));
         // Off the diagonal but to move and able to reach it (27-32).
-        assert_eq!(verdict("B:WK1,K2:BK27"), Some(Verdict::Draw));
+        assert_eq!(verdict("B:WK1,K2:BK27"), Some(EndgameVerdict::Draw));
     }
 
     #[test]
@@ -267,8 +268,8 @@ mod tests {
 
     #[test]
     fn king_against_king() {
-        assert_eq!(verdict("W:WK1:BK50"), Some(Verdict::Draw));
-        assert_eq!(verdict("B:WK1:BK50"), Some(Verdict::Draw));
+        assert_eq!(verdict("W:WK1:BK50"), Some(EndgameVerdict::Draw));
+        assert_eq!(verdict("B:WK1:BK50"), Some(EndgameVerdict::Draw));
     }
 
     #[test]
@@ -276,12 +277,12 @@ mod tests {
         let position = fen::parse::<I>("W:WK36,K47,K48,K49:BK5").expect("valid");
         assert_eq!(
             lone_king_verdict(&position, &DrawCounters::new(&position)),
-            Some(Verdict::Win(Color::White))
+            Some(EndgameVerdict::Win(Color::White))
         );
         let mirrored = position.mirror();
         assert_eq!(
             lone_king_verdict(&mirrored, &DrawCounters::new(&mirrored)),
-            Some(Verdict::Win(Color::Black))
+            Some(EndgameVerdict::Win(Color::Black))
         );
         // Not when the lone king threatens a capture (41 would be taken).
         assert_eq!(verdict("W:WK31,K36,K41,K47:BK5"), None);
@@ -302,9 +303,9 @@ mod tests {
         };
         // Three kings against the lone king: a draw, whether or not it is on the long diagonal,
         // where the rules alone cannot tell with White to move.
-        assert_eq!(exact("W:WK1,K2,K3:BK28", None), Some(Verdict::Draw));
+        assert_eq!(exact("W:WK1,K2,K3:BK28", None), Some(EndgameVerdict::Draw));
         assert_eq!(verdict("W:WK1,K2,K3:BK28"), None);
-        assert_eq!(exact("B:WK1,K2,K3:BK27", None), Some(Verdict::Draw));
+        assert_eq!(exact("B:WK1,K2,K3:BK27", None), Some(EndgameVerdict::Draw));
         // King against king on the corners of the long diagonal, Black to move and lost.
         let won = fen::parse::<I>("B:WK46:BK5").expect("valid");
         assert_eq!(
@@ -314,9 +315,15 @@ mod tests {
                 black: None
             })
         );
-        assert_eq!(exact("B:WK46:BK5", None), Some(Verdict::Win(Color::White)));
+        assert_eq!(
+            exact("B:WK46:BK5", None),
+            Some(EndgameVerdict::Win(Color::White))
+        );
         // Art. 6.4 with 9 of its 10 plies played: no time for a 2-ply win.
-        assert_eq!(exact("B:WK46:BK5", Some((9, 9))), Some(Verdict::Draw));
+        assert_eq!(
+            exact("B:WK46:BK5", Some((9, 9))),
+            Some(EndgameVerdict::Draw)
+        );
         // A won three-kings position (a shot needing 5 plies or more): a win while the art. 6.3
         // count leaves the plies it needs, a draw one ply short.
         let shot = (1..=50u32)
@@ -332,18 +339,18 @@ mod tests {
         let (text, plies) = shot;
         assert_eq!(
             exact(&text, Some((0, 32 - plies))),
-            Some(Verdict::Win(Color::White)),
+            Some(EndgameVerdict::Win(Color::White)),
             "{text}"
         );
         assert_eq!(
             exact(&text, Some((0, 32 - plies + 1))),
-            Some(Verdict::Draw),
+            Some(EndgameVerdict::Draw),
             "{text}"
         );
         // Four kings: beyond these tables, the rules answer.
         assert_eq!(
             exact("W:WK36,K47,K48,K49:BK5", None),
-            Some(Verdict::Win(Color::White))
+            Some(EndgameVerdict::Win(Color::White))
         );
     }
 

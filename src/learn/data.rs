@@ -112,7 +112,7 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> DataError + '_ {
 
 /// One recorded position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Record {
+pub struct PositionRecord {
     /// White pieces, bit `s - 1` for square `s`.
     pub white: u64,
     /// Black pieces.
@@ -127,7 +127,7 @@ pub struct Record {
     pub ply: u8,
 }
 
-impl Record {
+impl PositionRecord {
     /// The record of a position.
     pub fn of(position: &Position<I>, white_score: Score, ply: usize) -> Self {
         let squares = |set: u64| {
@@ -137,7 +137,7 @@ impl Record {
             }
             out
         };
-        Record {
+        PositionRecord {
             white: squares(position.pieces(Color::White)),
             black: squares(position.pieces(Color::Black)),
             kings: squares(position.all_kings()),
@@ -184,7 +184,7 @@ impl Record {
         let word = |at: usize| {
             u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes of a record"))
         };
-        Record {
+        PositionRecord {
             white: word(0),
             black: word(8),
             kings: word(16),
@@ -235,7 +235,7 @@ pub struct GameBlock {
     /// The result.
     pub outcome: WhiteResult,
     /// The quiet positions recorded.
-    pub records: Vec<Record>,
+    pub records: Vec<PositionRecord>,
 }
 
 impl GameBlock {
@@ -285,7 +285,7 @@ pub fn read_blocks(path: &Path) -> Result<(Vec<GameBlock>, u64), DataError> {
         }
         let records = bytes[at + BLOCK_HEADER_BYTES..end]
             .chunks_exact(RECORD_BYTES)
-            .map(Record::read)
+            .map(PositionRecord::read)
             .collect();
         blocks.push(GameBlock {
             game,
@@ -507,7 +507,7 @@ pub fn play_game<E: Evaluator<I>>(
             && !eval::is_lone_king_ending(&position)
             && !score::is_decisive(found.score)
         {
-            records.push(Record::of(&position, white_score, game.ply_count()));
+            records.push(PositionRecord::of(&position, white_score, game.ply_count()));
         }
         white_ahead = if white_score > ADJUDICATION_SCORE {
             white_ahead + 1
@@ -572,7 +572,7 @@ pub struct Labelled {
     /// The game's result.
     pub outcome: WhiteResult,
     /// The record as stored.
-    pub record: Record,
+    pub record: PositionRecord,
     /// The record's position.
     pub position: Position<I>,
 }

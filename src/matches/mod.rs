@@ -31,7 +31,7 @@ use hub_engine::{HubEngine, Timeouts};
 use indicatif::{ProgressBar, ProgressStyle};
 use openings::Opening;
 use record::GameTags;
-use referee::{GameConditions, GameEnd};
+use referee::{Decision, GameConditions};
 use report::{FinishedGame, Results};
 use schedule::Pairing;
 use stats::Sprt;
@@ -79,7 +79,7 @@ pub struct MatchConfig {
 /// A game finished by a worker.
 struct Finished {
     pairing: Pairing,
-    end: GameEnd,
+    end: Decision,
     plies: usize,
     label: String,
     pdn: String,

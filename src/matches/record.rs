@@ -7,9 +7,6 @@ use crate::game::Game;
 use crate::notation::pdn::{self, PdnResult, Tags};
 use crate::rules::Rules;
 
-/// A game being played.
-pub type Record<R> = Game<R>;
-
 /// The result token of a game in the variant's PDN result type (`2-0`, `1-1`, `0-2` in
 /// international draughts).
 pub fn result_token<R: Rules>(winner: Option<Color>) -> &'static str {
@@ -38,7 +35,7 @@ pub struct GameTags {
 /// A finished game as PDN 3.0 text: the seven-tag roster, `GameType`, `FEN` when the game does
 /// not start from the start position, `TimeControl`, `Termination`, `PlyCount`, the moves and the
 /// result.
-pub fn pdn_text<R: Rules>(game: &Record<R>, winner: Option<Color>, tags: &GameTags) -> String {
+pub fn pdn_text<R: Rules>(game: &Game<R>, winner: Option<Color>, tags: &GameTags) -> String {
     let mut pdn_tags = Tags::new();
     pdn_tags.set("Event", tags.event.as_str());
     pdn_tags.set("Date", tags.date.as_str());
@@ -111,7 +108,7 @@ mod tests {
 
     #[test]
     fn written_games_read_back() {
-        let mut game = Record::<I>::new(Position::start());
+        let mut game = Game::<I>::new(Position::start());
         for text in ["32-28", "19-23", "28x19"] {
             game.play_text(text).expect("legal");
         }

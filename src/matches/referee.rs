@@ -10,8 +10,8 @@
 use super::clock::{ClockVerdict, GameClock, TimeControl};
 use super::engine::{Contestant, Failure, GameOver, MoveRequest};
 use super::openings::Opening;
-use super::record::Record;
 use crate::core::Color;
+use crate::game::Game;
 use crate::game::ResultReason;
 use crate::notation::{hub, text};
 use crate::rules::Rules;
@@ -233,7 +233,7 @@ impl Termination {
 
 /// The end of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameEnd {
+pub struct Decision {
     /// The winner, `None` for a draw.
     pub winner: Option<Color>,
     /// Why.
@@ -242,7 +242,7 @@ pub struct GameEnd {
     pub culprit: Option<String>,
 }
 
-impl fmt::Display for GameEnd {
+impl fmt::Display for Decision {
     /// The keyword, then what happened: `time: dame did not move in time`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let who = self.culprit.as_deref().unwrap_or("?");
@@ -285,9 +285,9 @@ fn allowed_text(allowed: Option<Duration>) -> String {
 #[derive(Clone, Debug)]
 pub struct PlayedGame<R: Rules> {
     /// The moves, from the opening's start.
-    pub record: Record<R>,
+    pub record: Game<R>,
     /// How it ended.
-    pub end: GameEnd,
+    pub end: Decision,
 }
 
 /// Plays one game from `opening`, `white` against `black`.
@@ -297,7 +297,7 @@ pub fn play_game<R: Rules>(
     opening: &Opening<R>,
     conditions: &GameConditions,
 ) -> PlayedGame<R> {
-    let mut record = Record::new(opening.start);
+    let mut record = Game::new(opening.start);
     for mv in &opening.moves {
         record
             .play(mv)
@@ -305,7 +305,7 @@ pub fn play_game<R: Rules>(
     }
     let players: [&mut dyn Contestant; 2] = [white, black];
     let lost =
-        |side: Color, termination: Termination, players: &[&mut dyn Contestant; 2]| GameEnd {
+        |side: Color, termination: Termination, players: &[&mut dyn Contestant; 2]| Decision {
             winner: Some(!side),
             termination,
             culprit: Some(players[side.index()].name().to_string()),
@@ -325,14 +325,14 @@ pub fn play_game<R: Rules>(
     let mut scores: Vec<Option<f64>> = Vec::new();
     let end = loop {
         if let Some(result) = record.result() {
-            break GameEnd {
+            break Decision {
                 winner: result.winner,
                 termination: Termination::Rules(result.reason),
                 culprit: None,
             };
         }
         if record.moves().len() >= MAX_PLIES {
-            break GameEnd {
+            break Decision {
                 winner: None,
                 termination: Termination::PlyLimit,
                 culprit: None,
@@ -340,7 +340,7 @@ pub fn play_game<R: Rules>(
         }
         let move_number = (record.moves().len() / 2 + 1) as u32;
         if let Some((winner, why)) = conditions.adjudication.check(&scores, move_number) {
-            break GameEnd {
+            break Decision {
                 winner,
                 termination: Termination::Adjudicated(why),
                 culprit: None,

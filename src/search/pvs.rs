@@ -9,7 +9,7 @@ use crate::core::{BitBoard, Color};
 use crate::egdb::Egdb;
 use crate::eval::Evaluator;
 use crate::game::DrawCounters;
-use crate::game::endgame::{self, Verdict};
+use crate::game::endgame::{self, EndgameVerdict};
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -545,9 +545,11 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             return None;
         }
         Some(match endgame::lone_king_verdict(position, counters)? {
-            Verdict::Draw => DRAW,
-            Verdict::Win(winner) if winner == position.side() => score::KNOWN_WIN - ply as i32,
-            Verdict::Win(_) => -(score::KNOWN_WIN - ply as i32),
+            EndgameVerdict::Draw => DRAW,
+            EndgameVerdict::Win(winner) if winner == position.side() => {
+                score::KNOWN_WIN - ply as i32
+            }
+            EndgameVerdict::Win(_) => -(score::KNOWN_WIN - ply as i32),
         })
     }
 

@@ -16,7 +16,7 @@
 //! the build of one to three kings, for both sides' wins, takes about 2 s in a release build on
 //! one core and holds 4 MB. Build it once (at start-up, or in a background thread) and share it.
 
-use super::{Verdict, lone_king_verdict};
+use super::{EndgameVerdict, lone_king_verdict};
 use crate::core::{BitBoard, Color, Direction, Geometry};
 use crate::game::counters::{DrawCounters, LoneKingEnding};
 use crate::moves::Move;
@@ -130,7 +130,11 @@ impl<R: Rules> KingTables<R> {
     /// can win, or when the count that binds runs out first. (The one inexact case, answered with
     /// `None`: two kings against one where art. 6.2's count, not art. 6.4's, would run out first,
     /// which only a set-up position can give: there a capture restarts art. 6.2 but not 6.4.)
-    pub fn verdict(&self, position: &Position<R>, counters: &DrawCounters<R>) -> Option<Verdict> {
+    pub fn verdict(
+        &self,
+        position: &Position<R>,
+        counters: &DrawCounters<R>,
+    ) -> Option<EndgameVerdict> {
         let Some(outcome) = self.probe(position) else {
             return lone_king_verdict(position, counters);
         };
@@ -140,14 +144,14 @@ impl<R: Rules> KingTables<R> {
             .filter_map(|(color, plies)| plies.map(|plies| (color, plies)))
             .min_by_key(|&(_, plies)| plies);
         match fastest {
-            None => Some(Verdict::Draw),
+            None => Some(EndgameVerdict::Draw),
             Some((winner, plies)) if left.is_none_or(|left| plies <= left) => {
-                Some(Verdict::Win(winner))
+                Some(EndgameVerdict::Win(winner))
             }
             Some(_) => {
                 let two_against_king = counters.ending() == Some(LoneKingEnding::TwoAgainstKing);
                 let king_moves_bind = counters.plies_until_ending_draw() != left;
-                (!(two_against_king && king_moves_bind)).then_some(Verdict::Draw)
+                (!(two_against_king && king_moves_bind)).then_some(EndgameVerdict::Draw)
             }
         }
     }
