@@ -1,28 +1,45 @@
-//! The generator: forward iteration to a fixed point, one *unit* (a material and its colour
-//! twin, whose positions lead into each other) at a time, in dependency order.
+//! The generator: retrograde analysis with a counter per position, one *unit* (a material and
+//! its colour twin, whose positions lead into each other) at a time, in dependency order.
 //!
-//! Pass 0 resolves every position whose successors all lie in finished tables: captures (fewer
-//! pieces), blocked positions (lost) and, where a promotion wins, quiet positions. Each later pass
-//! revisits the unresolved positions one of whose successors was resolved in the pass before
-//! (found by un-making quiet moves, [`Squares::unmoves`]) and resolves one as a win when a successor is lost for the
-//! opponent, as a loss when every successor is won for the opponent, and as a draw when every
-//! successor is final and none better than a draw. When a pass changes nothing, what is left
-//! unknown is drawn (no side can force anything). The in-memory tables stay exact on capture
-//! positions, so successor lookups while building are one index computation each; files leave
-//! capture positions undefined and [`repair_captures`] recomputes them after loading.
+//! Pass 0 generates the moves of every position once ([`Layout::for_each`] steps from one index
+//! to the next instead of decoding each). Blocked positions are lost; capture positions and
+//! positions where a promotion wins are resolved at once from the finished tables their moves
+//! lead to; every other position keeps a byte: the number of its quiet moves inside the unit,
+//! plus one if a promotion reaches a draw (such a position is never lost). Each retrograde pass
+//! then takes the positions won or lost in the pass before and finds their predecessors by
+//! un-making quiet moves ([`Squares::unmoves`]): a lost successor makes a predecessor won, a won
+//! one counts its byte down, and the byte reaching zero makes it lost (every move leads to a
+//! position won for the opponent). When a pass resolves nothing, what is left unknown is drawn
+//! (no side can force anything). Values are the game-theoretic ones, so they are those of the
+//! forward iteration this replaces (2-4 pieces and the 5-piece units checked file by file);
+//! the `passes` of the file header now counts pass 0 and the retrograde passes. A position's
+//! moves are generated once and a successor inside the unit is never looked up: the work after
+//! pass 0 is one index computation and one counter update per (resolved position, predecessor).
 //!
-//! Parallelism: rayon over chunks of indices (a multiple of 32 positions, so two threads never
-//! write one word); a position only writes its own value, and a value read while another thread
-//! sets it is merely resolved one pass later.
+//! The in-memory tables stay exact on capture positions (the successors' tables are looked up
+//! directly while building); files leave capture positions undefined and [`repair_captures`]
+//! recomputes them after loading.
+//!
+//! Parallelism: rayon over chunks of indices (multiples of 64 positions). In pass 0 a chunk owns
+//! its words of the table, counters and bitmaps and stores each group of 64 positions with plain
+//! writes. In the retrograde passes a position's predecessors lie anywhere, so their values,
+//! counters and queue bits are updated atomically: a counter is decremented by exactly one
+//! thread per won successor and only the thread that takes it to zero resolves the position; a
+//! win is set with [`Table::set_if_unknown`], so exactly one thread queues it. A position never
+//! gets both: one with a lost successor keeps that successor in its count, which so never
+//! reaches zero.
+//!
+//! Cost: see the README's table of build times (CPU seconds, which depend far less than wall
+//! time on the load of a shared machine).
 
 pub use super::file::{Built, Counts};
 use super::index::{Layout, Material, Squares};
-use super::table::{DRAW, LOSS, Table, UNKNOWN, WIN};
+use super::table::{DRAW, LOSS, PER_WORD, Table, UNKNOWN, WIN};
 use super::{EgdbError, TableSet, file};
 use crate::moves::MoveList;
 use rayon::prelude::*;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Positions per parallel work item (a multiple of [`table::PER_WORD`] and of 64, the capture
@@ -87,8 +104,8 @@ pub fn dependency_closure(unit: &[Material]) -> Vec<Material> {
     seen
 }
 
-/// The best code over the successors of `position`, from its side to move's view: `(code,
-/// complete)` where `complete` says every successor was known.
+/// The best code over the successors of `position` (every one in a finished table, or
+/// [`UNKNOWN`] if one is not), from its side to move's view.
 #[inline]
 fn best_of_successors(set: &TableSet, squares: &Squares, moves: &MoveList<u64>) -> u8 {
     let mut best = LOSS;
@@ -104,7 +121,70 @@ fn best_of_successors(set: &TableSet, squares: &Squares, moves: &MoveList<u64>) 
     if unknown { UNKNOWN } else { best }
 }
 
-/// Visits the non-hole indices of `range` in `layout` with their men (White's, Black's).
+/// What the first pass finds out about a position.
+enum FirstLook {
+    /// Its value is known: the side to move is blocked, must capture (every capture leads to a
+    /// finished table), or its moves inside the unit do not matter (a promotion wins, or there
+    /// is none).
+    Resolved {
+        /// The value.
+        code: u8,
+        /// Whether the side to move must capture.
+        capture: bool,
+    },
+    /// It waits for its successors inside the unit: the number of them not yet known to be won
+    /// for the opponent, plus one if a promotion reaches a draw (then it can never be lost).
+    Open(u8),
+}
+
+/// The first look at a legal position: its moves are generated once, successors outside the unit
+/// (captures, promotions) are looked up, successors inside it only counted.
+#[inline]
+fn first_look(set: &TableSet, squares: &Squares, moves: &mut MoveList<u64>) -> FirstLook {
+    crate::movegen::generate(&squares.position(), moves);
+    if moves.is_empty() {
+        return FirstLook::Resolved {
+            code: LOSS,
+            capture: false,
+        };
+    }
+    if moves[0].is_capture() {
+        let code = best_of_successors(set, squares, moves);
+        debug_assert_ne!(code, UNKNOWN, "captures lead into finished tables");
+        return FirstLook::Resolved {
+            code,
+            capture: true,
+        };
+    }
+    let mut inside = 0u8;
+    let mut drawn = false;
+    for mv in moves.iter() {
+        if !mv.is_promotion() {
+            inside += 1;
+            continue;
+        }
+        match set.stored_squares(&squares.after(mv)) {
+            LOSS => {
+                return FirstLook::Resolved {
+                    code: WIN,
+                    capture: false,
+                };
+            }
+            DRAW => drawn = true,
+            code => debug_assert_eq!(code, WIN, "promotions lead into finished tables"),
+        }
+    }
+    if inside == 0 {
+        return FirstLook::Resolved {
+            code: if drawn { DRAW } else { LOSS },
+            capture: false,
+        };
+    }
+    FirstLook::Open(inside + u8::from(drawn))
+}
+
+/// Visits the non-hole indices of `range` in `layout` with their men (White's, Black's); for
+/// loops that need no piece sets ([`Layout::for_each`] gives them).
 #[inline]
 fn for_each_position(
     layout: &Layout,
@@ -130,6 +210,16 @@ fn chunks(size: u64) -> impl ParallelIterator<Item = std::ops::Range<u64>> {
     (0..size.div_ceil(CHUNK))
         .into_par_iter()
         .map(move |c| c * CHUNK..((c + 1) * CHUNK).min(size))
+}
+
+/// Positions per bitmap word (the capture and queue bitmaps).
+const BITMAP_WORD: u64 = 64;
+
+/// A bitmap of `size` positions, all clear.
+fn bitmap(size: u64) -> Vec<AtomicU64> {
+    (0..size.div_ceil(BITMAP_WORD))
+        .map(|_| AtomicU64::new(0))
+        .collect()
 }
 
 /// Builds one unit into `set` (its tables are inserted; every dependency must be in `set`).
@@ -158,122 +248,144 @@ pub fn build_unit(
         .map(Material::to_string)
         .collect::<Vec<_>>()
         .join("+");
-    let captures: Vec<Vec<AtomicU64>> = unit
+    let sizes: Vec<u64> = unit.iter().map(|&m| Layout::new(m).size()).collect();
+    let total: u64 = sizes.iter().sum();
+    let captures: Vec<Vec<AtomicU64>> = sizes.iter().map(|&size| bitmap(size)).collect();
+    // Per open position, its successors inside the unit not yet known to be won for the
+    // opponent (see `FirstLook::Open`); a byte suffices (at most 17 moves per king).
+    let counters: Vec<Vec<AtomicU8>> = sizes
         .iter()
-        .map(|&m| {
-            let size = Layout::new(m).size();
-            (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect()
+        .map(|&size| (0..size).map(|_| AtomicU8::new(0)).collect())
+        .collect();
+    // Positions won or lost whose predecessors are still to be told (the frontier of the
+    // retrograde passes): filled by one pass, emptied into `current` by the next.
+    let queued: Vec<Vec<AtomicU64>> = sizes.iter().map(|&size| bitmap(size)).collect();
+    let twin_slot: Vec<usize> = unit
+        .iter()
+        .map(|m| {
+            unit.iter()
+                .position(|&t| t == m.twin())
+                .expect("a unit holds the twin")
         })
         .collect();
-    let total: u64 = unit.iter().map(|&m| Layout::new(m).size()).sum();
 
-    // Positions to look at again in the next pass: the predecessors (by a quiet move inside the
-    // unit) of every position resolved in this one. Nothing else can change.
-    let dirty: Vec<Vec<AtomicU64>> = unit
-        .iter()
-        .map(|&m| {
-            let size = Layout::new(m).size();
-            (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect()
-        })
-        .collect();
-    let resolve = |slot: usize, index: u64, squares: &Squares, code: u8| {
-        set.get(unit[slot])
-            .expect("inserted above")
-            .set(index, code);
-        let twin = unit[slot].twin();
-        let twin_slot = unit
-            .iter()
-            .position(|&m| m == twin)
-            .expect("unit holds the twin");
-        let layout = set.get(twin).expect("inserted above").layout();
-        squares.unmoves(|predecessor| {
-            let i = layout.index(&predecessor);
-            dirty[twin_slot][(i / 64) as usize].fetch_or(1 << (i % 64), Ordering::Relaxed);
-        });
-    };
-
-    // Pass 0: every position; resolves captures, blocked positions, promotions that win.
+    // Pass 0: every position once. Each chunk owns its words of the table and bitmaps (chunks
+    // are multiples of 64 positions), so a group of 64 positions is assembled locally and
+    // stored with plain writes.
     progress.pass(&label, 0, total);
     for (slot, &material) in unit.iter().enumerate() {
         let table = set.get(material).expect("inserted above");
-        let bitmap = &captures[slot];
-        chunks(table.layout().size()).for_each(|range| {
-            let len = range.end - range.start;
+        let layout = table.layout();
+        let counters = &counters[slot];
+        chunks(layout.size()).for_each(|range| {
             let mut moves = MoveList::new();
-            for_each_position(table.layout(), range, |index, wm, bm| {
-                let squares = table.layout().squares_with_men(index, wm, bm);
-                crate::movegen::generate(&squares.position(), &mut moves);
-                if moves.is_empty() {
-                    resolve(slot, index, &squares, LOSS);
-                    return;
+            // The group of 64 positions being assembled: its table codes, queue and capture bits.
+            let mut group = range.start / BITMAP_WORD;
+            let mut codes = [0u64; (BITMAP_WORD / PER_WORD) as usize];
+            let mut queue = 0u64;
+            let mut capture = 0u64;
+            let flush = |group: u64, codes: &mut [u64], queue: &mut u64, capture: &mut u64| {
+                for (k, packed) in codes.iter_mut().enumerate() {
+                    let at = (group * BITMAP_WORD / PER_WORD) as usize + k;
+                    if (at as u64) * PER_WORD < layout.size() {
+                        table.store_word(at, *packed);
+                    }
+                    *packed = 0;
                 }
-                if moves[0].is_capture() {
-                    bitmap[(index / 64) as usize].fetch_or(1 << (index % 64), Ordering::Relaxed);
+                captures[slot][group as usize].store(*capture, Ordering::Relaxed);
+                queued[slot][group as usize].store(*queue, Ordering::Relaxed);
+                (*queue, *capture) = (0, 0);
+            };
+            layout.for_each(range.clone(), |index, squares| {
+                if index / BITMAP_WORD != group {
+                    flush(group, &mut codes, &mut queue, &mut capture);
+                    group = index / BITMAP_WORD;
                 }
-                let code = best_of_successors(set, &squares, &moves);
-                if code != UNKNOWN {
-                    resolve(slot, index, &squares, code);
+                let bit = index % BITMAP_WORD;
+                match first_look(set, squares, &mut moves) {
+                    FirstLook::Resolved { code, capture: c } => {
+                        codes[(bit / PER_WORD) as usize] |=
+                            u64::from(code) << (2 * (bit % PER_WORD));
+                        capture |= u64::from(c) << bit;
+                        // A draw tells no predecessor anything (what is left is drawn).
+                        queue |= u64::from(code != DRAW) << bit;
+                    }
+                    FirstLook::Open(count) => {
+                        counters[index as usize].store(count, Ordering::Relaxed);
+                    }
                 }
             });
-            progress.advance(len);
+            flush(group, &mut codes, &mut queue, &mut capture);
+            progress.advance(range.end - range.start);
         });
     }
 
-    // Later passes: only the positions marked dirty, until a pass resolves nothing.
+    // Retrograde passes: every position queued in the pass before tells its predecessors (found
+    // by un-making quiet moves) what it is. A lost one makes them won; a won one counts down
+    // theirs, and the last won successor of a position without a draw in reach makes it lost.
+    // A predecessor that is known already (captures among them: un-making does not check that
+    // the move was legal) is left alone; the others are true predecessors, each reached once.
+    let mut current: Vec<Vec<u64>> = sizes
+        .iter()
+        .map(|&size| vec![0; size.div_ceil(BITMAP_WORD) as usize])
+        .collect();
     let mut passes = 1;
     loop {
-        let current: Vec<Vec<u64>> = dirty
-            .iter()
-            .map(|words| words.iter().map(|w| w.swap(0, Ordering::Relaxed)).collect())
-            .collect();
-        let marked: u64 = current
-            .iter()
-            .flatten()
-            .map(|w| u64::from(w.count_ones()))
-            .sum();
+        let mut marked = 0u64;
+        for (words, queue) in current.iter_mut().zip(&queued) {
+            for (word, queued) in words.iter_mut().zip(queue) {
+                *word = queued.swap(0, Ordering::Relaxed);
+                marked += u64::from(word.count_ones());
+            }
+        }
         if marked == 0 {
             break;
         }
         progress.pass(&label, passes, marked);
-        let mut changed = 0;
         for (slot, &material) in unit.iter().enumerate() {
             let table = set.get(material).expect("inserted above");
             let layout = table.layout();
             let marks = &current[slot];
-            changed += chunks(layout.size())
-                .map(|range| {
-                    let mut moves = MoveList::new();
-                    let mut resolved = 0u64;
-                    let mut visited = 0u64;
-                    for word in range.start / 64..range.end.div_ceil(64) {
-                        let mut bits = marks[word as usize];
-                        while bits != 0 {
-                            let index = word * 64 + u64::from(bits.trailing_zeros());
-                            bits &= bits - 1;
-                            visited += 1;
-                            if table.get(index) != UNKNOWN {
-                                continue;
+            let twin = twin_slot[slot];
+            let twin_table = set.get(unit[twin]).expect("inserted above");
+            let twin_layout = twin_table.layout();
+            let twin_counters = &counters[twin];
+            let twin_queue = &queued[twin];
+            chunks(layout.size()).for_each(|range| {
+                let mut visited = 0u64;
+                for word in range.start / BITMAP_WORD..range.end.div_ceil(BITMAP_WORD) {
+                    let mut bits = marks[word as usize];
+                    while bits != 0 {
+                        let index = word * BITMAP_WORD + u64::from(bits.trailing_zeros());
+                        bits &= bits - 1;
+                        visited += 1;
+                        let lost = table.get(index) == LOSS;
+                        let squares = layout.squares(index).expect("queued positions are legal");
+                        squares.unmoves(|predecessor| {
+                            let i = twin_layout.index(&predecessor);
+                            if twin_table.get(i) != UNKNOWN {
+                                return;
                             }
-                            let Some(squares) = layout.squares(index) else {
-                                continue;
+                            let resolved = if lost {
+                                twin_table.set_if_unknown(i, WIN)
+                            } else if twin_counters[i as usize].fetch_sub(1, Ordering::Relaxed) == 1
+                            {
+                                twin_table.set(i, LOSS);
+                                true
+                            } else {
+                                false
                             };
-                            crate::movegen::generate(&squares.position(), &mut moves);
-                            let code = best_of_successors(set, &squares, &moves);
-                            if code != UNKNOWN {
-                                resolve(slot, index, &squares, code);
-                                resolved += 1;
+                            if resolved {
+                                twin_queue[(i / BITMAP_WORD) as usize]
+                                    .fetch_or(1 << (i % BITMAP_WORD), Ordering::Relaxed);
                             }
-                        }
+                        });
                     }
-                    progress.advance(visited);
-                    resolved
-                })
-                .sum::<u64>();
+                }
+                progress.advance(visited);
+            });
         }
         passes += 1;
-        if changed == 0 {
-            break;
-        }
     }
 
     // What is left is drawn; count.
@@ -336,14 +448,13 @@ pub fn repair_captures(set: &TableSet, material: Material) -> Vec<u64> {
     let bitmap: Vec<AtomicU64> = (0..size.div_ceil(64)).map(|_| AtomicU64::new(0)).collect();
     chunks(size).for_each(|range| {
         let mut moves = MoveList::new();
-        for_each_position(table.layout(), range, |index, wm, bm| {
-            let squares = table.layout().squares_with_men(index, wm, bm);
+        table.layout().for_each(range, |index, squares| {
             crate::movegen::generate_captures(&squares.position(), &mut moves);
             if moves.is_empty() {
                 return;
             }
             bitmap[(index / 64) as usize].fetch_or(1 << (index % 64), Ordering::Relaxed);
-            table.replace(index, best_of_successors(set, &squares, &moves));
+            table.replace(index, best_of_successors(set, squares, &moves));
         });
     });
     bitmap.iter().map(|w| w.load(Ordering::Relaxed)).collect()

@@ -108,6 +108,28 @@ impl Table {
         );
     }
 
+    /// Sets the code at `index` unless it is known already; whether this call set it. Two
+    /// threads may find the same position resolved in one retrograde pass: exactly one of them
+    /// learns that it resolved it (and queues it for the next pass).
+    #[inline(always)]
+    pub fn set_if_unknown(&self, index: u64, code: u8) -> bool {
+        let shift = 2 * (index % PER_WORD);
+        self.words[(index / PER_WORD) as usize]
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |word| {
+                (word >> shift & VALUE_MASK == u64::from(UNKNOWN))
+                    .then_some(word | u64::from(code) << shift)
+            })
+            .is_ok()
+    }
+
+    /// Stores the packed codes of word `word` ([`PER_WORD`] positions) in one write: for a
+    /// writer that owns those positions (the generator's first pass, chunk by chunk), where an
+    /// atomic read-modify-write per position would be wasted.
+    #[inline(always)]
+    pub fn store_word(&self, word: usize, codes: u64) {
+        self.words[word].store(codes, Ordering::Relaxed);
+    }
+
     /// Overwrites the code at `index` (single-threaded repair of values a file left undefined).
     #[inline(always)]
     pub fn replace(&self, index: u64, code: u8) {
