@@ -678,8 +678,21 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             && depth <= REVERSE_FUTILITY_MAX_DEPTH
             && !score::is_decisive(beta)
         {
-            let eval = *static_eval.get_or_insert_with(|| self.shared.evaluator.evaluate(position));
-            if eval - REVERSE_FUTILITY_MARGIN * depth >= beta && !position.pass().has_capture() {
+            // The cheaper test first: an evaluation already known, else the threat (a capture
+            // the opponent would have), which spares the evaluation when it forbids the cut.
+            let cut = match static_eval {
+                Some(eval) => {
+                    eval - REVERSE_FUTILITY_MARGIN * depth >= beta && !position.pass().has_capture()
+                }
+                None => {
+                    !position.pass().has_capture() && {
+                        let eval = self.shared.evaluator.evaluate(position);
+                        static_eval = Some(eval);
+                        eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+                    }
+                }
+            };
+            if cut && let Some(eval) = static_eval {
                 return eval;
             }
         }
@@ -864,7 +877,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             return self.shared.evaluator.evaluate(position);
         }
         let must_capture = position.has_capture();
-        if !must_capture && movegen::count(position) == 0 {
+        if !must_capture && movegen::count_quiet(position) == 0 {
             return Self::no_moves_score(ply);
         }
         if ply > 0
@@ -874,10 +887,11 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         }
         // The table before generating captures or evaluating: any stored result (every depth is
         // at least quiescence's) that bounds the window answers the node.
-        if let Some(entry) = self
+        let entry = self
             .shared
             .table
-            .probe(position.hash() ^ counter_key(&counters))
+            .probe(position.hash() ^ counter_key(&counters));
+        if let Some(entry) = entry
             && let Some(stored) = table_cut(&entry, alpha, beta, ply)
         {
             return stored;
@@ -894,7 +908,12 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             }
             self.leaf_plies += ply as u64;
             self.leaves += 1;
-            return self.shared.evaluator.evaluate(position);
+            // Stand pat: the static evaluation the table kept for this position, if any, is the
+            // same number computed again.
+            return match entry {
+                Some(entry) if entry.eval != NO_EVAL => Score::from(entry.eval),
+                _ => self.shared.evaluator.evaluate(position),
+            };
         }
         let mut list = MoveList::new();
         movegen::generate_captures(position, &mut list);
