@@ -171,6 +171,16 @@ fn generate_side<R: Rules, const WHITE: bool>(
     }
 }
 
+/// Number of quiet moves of the side to move: its legal moves when it has no capture (the caller
+/// knows it has none; with a capture they are not legal).
+#[inline]
+pub fn count_quiet<R: Rules>(position: &Position<R>) -> usize {
+    match position.side() {
+        Color::White => count_quiet_side::<R, true>(&Sides::of(position, true)),
+        Color::Black => count_quiet_side::<R, false>(&Sides::of(position, false)),
+    }
+}
+
 #[inline(always)]
 fn count_side<R: Rules, const WHITE: bool>(position: &Position<R>) -> usize {
     let sides = Sides::of(position, WHITE);
@@ -179,6 +189,11 @@ fn count_side<R: Rules, const WHITE: bool>(position: &Position<R>) -> usize {
         captures::generate::<R, WHITE>(&sides, &mut list, false);
         return list.len();
     }
+    count_quiet_side::<R, WHITE>(&sides)
+}
+
+#[inline(always)]
+fn count_quiet_side<R: Rules, const WHITE: bool>(sides: &Sides<BitsOf<R>>) -> usize {
     let mut total = 0;
     if R::DIAGONAL_PLAY {
         for direction in forward(WHITE) {

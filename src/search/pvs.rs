@@ -16,6 +16,7 @@ use crate::position::Position;
 use crate::rules::{BitsOf, Goal, Rules};
 use crate::score::{self, DRAW, INFINITE, Score};
 use crate::tt::{Bound, Entry, MoveHint, TranspositionTable};
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -678,8 +679,21 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             && depth <= REVERSE_FUTILITY_MAX_DEPTH
             && !score::is_decisive(beta)
         {
-            let eval = *static_eval.get_or_insert_with(|| self.shared.evaluator.evaluate(position));
-            if eval - REVERSE_FUTILITY_MARGIN * depth >= beta && !position.pass().has_capture() {
+            // The cheaper test first: an evaluation already known, else the threat (a capture
+            // the opponent would have), which spares the evaluation when it forbids the cut.
+            let cut = match static_eval {
+                Some(eval) => {
+                    eval - REVERSE_FUTILITY_MARGIN * depth >= beta && !position.pass().has_capture()
+                }
+                None => {
+                    !position.pass().has_capture() && {
+                        let eval = self.shared.evaluator.evaluate(position);
+                        static_eval = Some(eval);
+                        eval - REVERSE_FUTILITY_MARGIN * depth >= beta
+                    }
+                }
+            };
+            if cut && let Some(eval) = static_eval {
                 return eval;
             }
         }
@@ -710,13 +724,20 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
 
         // A single legal move costs no depth.
         let next_depth = if list.len() == 1 { depth } else { depth - 1 };
-        self.order(&mut list, hint, ply, position.side());
+        // Ordered lazily: each move is picked when its turn comes, so a cut-off spares sorting
+        // the rest.
+        let mut keys = OrderKeys::new();
+        self.order_keys(&list, hint, ply, position.side(), &mut keys);
+        pick(list.as_mut_slice(), keys.as_mut_slice(), 0);
 
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = list[0];
         let side = position.side().index();
         for index in 0..list.len() {
+            if index > 0 {
+                pick(list.as_mut_slice(), keys.as_mut_slice(), index);
+            }
             let mv = list[index];
             // Late move pruning: near the horizon, the moves ordered last are not searched.
             if !PV
@@ -727,7 +748,11 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
                 && !mv.is_promotion()
                 && !score::is_decisive(best_score)
             {
-                continue;
+                // Every later move is pruned too: promotions come before every other move but
+                // the table move (first), and best_score does not change while moves are
+                // skipped.
+                debug_assert!(list[index..].iter().all(|m| !m.is_promotion()));
+                break;
             }
             let child = position.play(&mv);
             let child_counters = counters.after(&mv, &child);
@@ -864,7 +889,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             return self.shared.evaluator.evaluate(position);
         }
         let must_capture = position.has_capture();
-        if !must_capture && movegen::count(position) == 0 {
+        if !must_capture && movegen::count_quiet(position) == 0 {
             return Self::no_moves_score(ply);
         }
         if ply > 0
@@ -874,10 +899,11 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         }
         // The table before generating captures or evaluating: any stored result (every depth is
         // at least quiescence's) that bounds the window answers the node.
-        if let Some(entry) = self
+        let entry = self
             .shared
             .table
-            .probe(position.hash() ^ counter_key(&counters))
+            .probe(position.hash() ^ counter_key(&counters));
+        if let Some(entry) = entry
             && let Some(stored) = table_cut(&entry, alpha, beta, ply)
         {
             return stored;
@@ -894,7 +920,12 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             }
             self.leaf_plies += ply as u64;
             self.leaves += 1;
-            return self.shared.evaluator.evaluate(position);
+            // Stand pat: the static evaluation the table kept for this position, if any, is the
+            // same number computed again.
+            return match entry {
+                Some(entry) if entry.eval != NO_EVAL => Score::from(entry.eval),
+                _ => self.shared.evaluator.evaluate(position),
+            };
         }
         let mut list = MoveList::new();
         movegen::generate_captures(position, &mut list);
@@ -968,13 +999,19 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         }
     }
 
-    /// Orders the moves: table move, then captures (more kings first), promotions, killers, and
-    /// quiet moves by history.
-    fn order(&self, list: &mut MoveList<BitsOf<R>>, hint: MoveHint, ply: usize, side: Color) {
-        let mut keys = [0i32; crate::moves::MAX_MOVES];
+    /// The ordering keys of the moves, highest first: table move, then captures (more kings
+    /// first), promotions, killers, and quiet moves by history.
+    fn order_keys(
+        &self,
+        list: &MoveList<BitsOf<R>>,
+        hint: MoveHint,
+        ply: usize,
+        side: Color,
+        keys: &mut OrderKeys,
+    ) {
         let history = &self.history[side.index()];
-        for (index, mv) in list.iter().enumerate() {
-            keys[index] = if hint.matches(mv) {
+        for mv in list.iter() {
+            keys.push(if hint.matches(mv) {
                 ORDER_TABLE_MOVE
             } else if mv.is_capture() {
                 ORDER_CAPTURE + mv.captured.count() as i32
@@ -986,20 +1023,62 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
                 ORDER_KILLER
             } else {
                 history[usize::from(mv.from)][usize::from(mv.to)]
-            };
+            });
         }
-        // Insertion sort: lists are short and mostly ordered already.
-        let moves = list.as_mut_slice();
-        for i in 1..moves.len() {
-            let (key, mv) = (keys[i], moves[i]);
-            let mut j = i;
-            while j > 0 && keys[j - 1] < key {
-                keys[j] = keys[j - 1];
-                moves[j] = moves[j - 1];
-                j -= 1;
-            }
-            keys[j] = key;
-            moves[j] = mv;
+    }
+}
+
+/// Moves the move of highest key among `moves[index..]` (the first of equals) to `index`, the
+/// others keeping their order: picking at 0, 1, 2, ... gives a stable sort by falling key.
+#[inline(always)]
+fn pick<B: Copy>(moves: &mut [Move<B>], keys: &mut [i32], index: usize) {
+    debug_assert_eq!(moves.len(), keys.len());
+    let mut best = index;
+    for j in index + 1..keys.len() {
+        if keys[j] > keys[best] {
+            best = j;
         }
+    }
+    if best > index {
+        let (key, mv) = (keys[best], moves[best]);
+        let mut j = best;
+        while j > index {
+            keys[j] = keys[j - 1];
+            moves[j] = moves[j - 1];
+            j -= 1;
+        }
+        keys[index] = key;
+        moves[index] = mv;
+    }
+}
+
+/// The ordering keys of a move list, on the stack and not zeroed (only the keys pushed are
+/// read).
+struct OrderKeys {
+    keys: [MaybeUninit<i32>; crate::moves::MAX_MOVES],
+    len: usize,
+}
+
+impl OrderKeys {
+    #[inline(always)]
+    fn new() -> Self {
+        OrderKeys {
+            keys: [const { MaybeUninit::uninit() }; crate::moves::MAX_MOVES],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, key: i32) {
+        assert!(self.len < crate::moves::MAX_MOVES, "order keys overflow");
+        self.keys[self.len].write(key);
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    fn as_mut_slice(&mut self) -> &mut [i32] {
+        // SAFETY: the first `len` keys were written by `push`, and `len <= MAX_MOVES`; the
+        // borrow of `self` is exclusive.
+        unsafe { std::slice::from_raw_parts_mut(self.keys.as_mut_ptr().cast::<i32>(), self.len) }
     }
 }
