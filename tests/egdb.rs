@@ -42,6 +42,7 @@ fn tables() -> &'static Egdb {
             material: None,
             resume: false,
             out: &out,
+            release: false,
         };
         build::build_all(&options, &Silent, &mut |_, _| {}).expect("2-4 pieces build");
         let egdb = Egdb::open(&out, 4).expect("tables load");
@@ -374,6 +375,7 @@ fn corrupt_and_truncated_files_are_reported_not_loaded() {
         material: None,
         resume: false,
         out: &out,
+        release: false,
     };
     build::build_all(&options, &Silent, &mut |_, _| {}).expect("2 pieces");
     let victim = rafle::egdb::file::path_of(&out, Material::new(0, 1, 0, 1));
@@ -417,6 +419,7 @@ fn five_pieces_are_consistent() {
         material: None,
         resume: true,
         out: &out,
+        release: false,
     };
     build::build_all(&options, &Silent, &mut |_, _| {}).expect("2-5 pieces build");
     let set = rafle::egdb::directory::load_exact(&out, 5).expect("load");
