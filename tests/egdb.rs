@@ -409,6 +409,44 @@ fn corrupt_and_truncated_files_are_reported_not_loaded() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+#[test]
+fn a_resumed_build_that_releases_tables_rebuilds_only_what_is_missing() {
+    let out = dir("resume-release");
+    let options = BuildOptions {
+        pieces: 3,
+        material: None,
+        resume: false,
+        out: &out,
+        release: true,
+    };
+    build::build_all(&options, &Silent, &mut |_, _| {}).expect("2-3 pieces");
+    let material = Material::new(1, 1, 0, 1);
+    let victim = rafle::egdb::file::path_of(&out, material);
+    let saved = out.join("saved.bin");
+    std::fs::rename(&victim, &saved).expect("move the table away");
+    let mut rebuilt = Vec::new();
+    let options = BuildOptions {
+        resume: true,
+        ..options
+    };
+    build::build_all(&options, &Silent, &mut |b, new| {
+        if new {
+            rebuilt.push(b.material)
+        }
+    })
+    .expect("resume");
+    rebuilt.sort();
+    assert_eq!(rebuilt, vec![Material::new(0, 1, 1, 1), material]);
+    let read = |path: &std::path::Path| {
+        rafle::egdb::file::read_table(path, Some(material))
+            .expect("table")
+            .0
+            .to_words()
+    };
+    assert_eq!(read(&saved), read(&victim), "the same values again");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// Five pieces: build (minutes), then check every position of every table.
 #[test]
 #[ignore = "minutes: cargo test --release --test egdb -- --ignored --nocapture"]

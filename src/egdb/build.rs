@@ -542,7 +542,16 @@ pub fn build_all(
             release_unneeded(&mut set, &plan[step..]);
         }
         if !buildable || options.resume {
-            match load_unit(&mut set, unit, options.out) {
+            // A finished unit that no later unit needs is only checked (read, checksum), not
+            // kept: resuming a 6-piece build would otherwise decode and repair every finished
+            // table before building on.
+            let keep = !options.release
+                || plan[step + 1..].iter().any(|(later, _)| {
+                    later
+                        .iter()
+                        .any(|m| m.dependencies().iter().any(|d| unit.contains(d)))
+                });
+            match load_unit(&mut set, unit, options.out, keep) {
                 Ok(loaded) => {
                     for entry in &loaded {
                         finished(entry, false);
@@ -582,12 +591,20 @@ fn release_unneeded(set: &mut TableSet, remaining: &[(Vec<Material>, bool)]) {
     }
 }
 
-/// Loads a unit's files into `set` and repairs their capture positions.
-fn load_unit(set: &mut TableSet, unit: &[Material], dir: &Path) -> Result<Vec<Built>, EgdbError> {
+/// Loads a unit's files into `set` and repairs their capture positions; without `keep`, only
+/// reads and checks them (the [`Built`] entries then have no capture bitmap).
+fn load_unit(
+    set: &mut TableSet,
+    unit: &[Material],
+    dir: &Path,
+    keep: bool,
+) -> Result<Vec<Built>, EgdbError> {
     let mut loaded = Vec::new();
     for &material in unit {
         let (table, header) = file::read_table(&file::path_of(dir, material), Some(material))?;
-        set.insert(material, table);
+        if keep {
+            set.insert(material, table);
+        }
         loaded.push((material, header));
     }
     Ok(loaded
@@ -597,7 +614,11 @@ fn load_unit(set: &mut TableSet, unit: &[Material], dir: &Path) -> Result<Vec<Bu
             counts: header.counts,
             passes: header.passes,
             seconds: header.seconds,
-            captures: repair_captures(set, material),
+            captures: if keep {
+                repair_captures(set, material)
+            } else {
+                Vec::new()
+            },
         })
         .collect())
 }
