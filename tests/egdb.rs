@@ -367,6 +367,22 @@ fn known_results() {
     assert_eq!(value("W:WK1:BK50"), Wdl::Draw);
 }
 
+/// Builds again with `resume`; the materials built anew.
+fn resume(options: BuildOptions<'_>) -> Vec<Material> {
+    let mut rebuilt = Vec::new();
+    let options = BuildOptions {
+        resume: true,
+        ..options
+    };
+    build::build_all(&options, &Silent, &mut |b, new| {
+        if new {
+            rebuilt.push(b.material)
+        }
+    })
+    .expect("resume");
+    rebuilt
+}
+
 #[test]
 fn corrupt_and_truncated_files_are_reported_not_loaded() {
     let out = dir("corrupt");
@@ -392,17 +408,7 @@ fn corrupt_and_truncated_files_are_reported_not_loaded() {
     let (_, problems) = rafle::egdb::file::load_dir(&out, 7).expect("dir");
     assert!(problems[0].contains("checksum"), "{problems:?}");
     // Resume rebuilds the bad table and keeps the others.
-    let mut rebuilt = Vec::new();
-    let options = BuildOptions {
-        resume: true,
-        ..options
-    };
-    build::build_all(&options, &Silent, &mut |b, new| {
-        if new {
-            rebuilt.push(b.material)
-        }
-    })
-    .expect("resume");
+    let rebuilt = resume(options);
     assert_eq!(rebuilt, vec![Material::new(0, 1, 0, 1)]);
     let (_, problems) = rafle::egdb::file::load_dir(&out, 7).expect("dir");
     assert!(problems.is_empty(), "{problems:?}");
@@ -424,17 +430,7 @@ fn a_resumed_build_that_releases_tables_rebuilds_only_what_is_missing() {
     let victim = rafle::egdb::file::path_of(&out, material);
     let saved = out.join("saved.bin");
     std::fs::rename(&victim, &saved).expect("move the table away");
-    let mut rebuilt = Vec::new();
-    let options = BuildOptions {
-        resume: true,
-        ..options
-    };
-    build::build_all(&options, &Silent, &mut |b, new| {
-        if new {
-            rebuilt.push(b.material)
-        }
-    })
-    .expect("resume");
+    let mut rebuilt = resume(options);
     rebuilt.sort();
     assert_eq!(rebuilt, vec![Material::new(0, 1, 1, 1), material]);
     let read = |path: &std::path::Path| {
