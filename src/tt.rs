@@ -369,19 +369,7 @@ impl TranspositionTable {
     /// Starts loading the bucket of `hash` into the cache, ahead of a probe.
     #[inline(always)]
     pub fn prefetch(&self, hash: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let bucket = self.bucket(hash);
-            // SAFETY: prefetching is a hint with no effect on memory; the pointer is to a live
-            // slot of this table.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    bucket.as_ptr().cast::<i8>(),
-                );
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = hash;
+        crate::core::cache::prefetch(self.bucket(hash));
     }
 
     /// Looks a position up.

@@ -42,6 +42,7 @@ fn tables() -> &'static Egdb {
             material: None,
             resume: false,
             out: &out,
+            release: false,
         };
         build::build_all(&options, &Silent, &mut |_, _| {}).expect("2-4 pieces build");
         let egdb = Egdb::open(&out, 4).expect("tables load");
@@ -366,6 +367,22 @@ fn known_results() {
     assert_eq!(value("W:WK1:BK50"), Wdl::Draw);
 }
 
+/// Builds again with `resume`; the materials built anew.
+fn resume(options: BuildOptions<'_>) -> Vec<Material> {
+    let mut rebuilt = Vec::new();
+    let options = BuildOptions {
+        resume: true,
+        ..options
+    };
+    build::build_all(&options, &Silent, &mut |b, new| {
+        if new {
+            rebuilt.push(b.material)
+        }
+    })
+    .expect("resume");
+    rebuilt
+}
+
 #[test]
 fn corrupt_and_truncated_files_are_reported_not_loaded() {
     let out = dir("corrupt");
@@ -374,6 +391,7 @@ fn corrupt_and_truncated_files_are_reported_not_loaded() {
         material: None,
         resume: false,
         out: &out,
+        release: false,
     };
     build::build_all(&options, &Silent, &mut |_, _| {}).expect("2 pieces");
     let victim = rafle::egdb::file::path_of(&out, Material::new(0, 1, 0, 1));
@@ -390,20 +408,38 @@ fn corrupt_and_truncated_files_are_reported_not_loaded() {
     let (_, problems) = rafle::egdb::file::load_dir(&out, 7).expect("dir");
     assert!(problems[0].contains("checksum"), "{problems:?}");
     // Resume rebuilds the bad table and keeps the others.
-    let mut rebuilt = Vec::new();
-    let options = BuildOptions {
-        resume: true,
-        ..options
-    };
-    build::build_all(&options, &Silent, &mut |b, new| {
-        if new {
-            rebuilt.push(b.material)
-        }
-    })
-    .expect("resume");
+    let rebuilt = resume(options);
     assert_eq!(rebuilt, vec![Material::new(0, 1, 0, 1)]);
     let (_, problems) = rafle::egdb::file::load_dir(&out, 7).expect("dir");
     assert!(problems.is_empty(), "{problems:?}");
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+#[test]
+fn a_resumed_build_that_releases_tables_rebuilds_only_what_is_missing() {
+    let out = dir("resume-release");
+    let options = BuildOptions {
+        pieces: 3,
+        material: None,
+        resume: false,
+        out: &out,
+        release: true,
+    };
+    build::build_all(&options, &Silent, &mut |_, _| {}).expect("2-3 pieces");
+    let material = Material::new(1, 1, 0, 1);
+    let victim = rafle::egdb::file::path_of(&out, material);
+    let saved = out.join("saved.bin");
+    std::fs::rename(&victim, &saved).expect("move the table away");
+    let mut rebuilt = resume(options);
+    rebuilt.sort();
+    assert_eq!(rebuilt, vec![Material::new(0, 1, 1, 1), material]);
+    let read = |path: &std::path::Path| {
+        rafle::egdb::file::read_table(path, Some(material))
+            .expect("table")
+            .0
+            .to_words()
+    };
+    assert_eq!(read(&saved), read(&victim), "the same values again");
     let _ = std::fs::remove_dir_all(&out);
 }
 
@@ -417,6 +453,7 @@ fn five_pieces_are_consistent() {
         material: None,
         resume: true,
         out: &out,
+        release: false,
     };
     build::build_all(&options, &Silent, &mut |_, _| {}).expect("2-5 pieces build");
     let set = rafle::egdb::directory::load_exact(&out, 5).expect("load");

@@ -143,6 +143,7 @@ fn run_build(args: &BuildArgs) -> Result<(), String> {
         material,
         resume: args.resume,
         out: &args.out,
+        release: true,
     };
     let bar = Bar {
         bar: Mutex::new(None),

@@ -1,6 +1,9 @@
-//! Board vocabulary shared by every variant: bit sets, geometries, sides, Zobrist keys.
+//! Board vocabulary shared by every variant: bit sets, geometries, sides, Zobrist keys; and the
+//! bit and cache instructions that the evaluation, the tables and the generator share.
 
 pub mod bitboard;
+pub mod bits;
+pub mod cache;
 pub mod color;
 pub mod geometry;
 pub mod zobrist;

@@ -36,6 +36,7 @@ pub use super::file::{Built, Counts};
 use super::index::{Layout, Material, Squares};
 use super::table::{DRAW, LOSS, PER_WORD, Table, UNKNOWN, WIN};
 use super::{EgdbError, TableSet, file};
+use crate::core::cache::prefetch;
 use crate::moves::MoveList;
 use rayon::prelude::*;
 use std::path::Path;
@@ -212,6 +213,10 @@ fn chunks(size: u64) -> impl ParallelIterator<Item = std::ops::Range<u64>> {
         .map(move |c| c * CHUNK..((c + 1) * CHUNK).min(size))
 }
 
+/// Predecessors whose loads are started before the first of them is updated (see the
+/// retrograde passes of [`build_unit`]).
+const PREFETCH_BATCH: usize = 64;
+
 /// Positions per bitmap word (the capture and queue bitmaps).
 const BITMAP_WORD: u64 = 64;
 
@@ -320,6 +325,8 @@ pub fn build_unit(
         });
     }
 
+    let first_pass = started.elapsed().as_secs_f64();
+
     // Retrograde passes: every position queued in the pass before tells its predecessors (found
     // by un-making quiet moves) what it is. A lost one makes them won; a won one counts down
     // theirs, and the last won successor of a position without a draw in reach makes it lost.
@@ -351,8 +358,32 @@ pub fn build_unit(
             let twin_layout = twin_table.layout();
             let twin_counters = &counters[twin];
             let twin_queue = &queued[twin];
+            // A predecessor's value and counter lie anywhere in tables far larger than the
+            // cache (6 pieces: hundreds of megabytes): their loads are started as the
+            // predecessors are found and the updates made a batch later, so that the misses
+            // overlap instead of stalling one at a time.
+            let tell = |pending: &mut Vec<(u64, bool)>| {
+                for (i, lost) in pending.drain(..) {
+                    if twin_table.get(i) != UNKNOWN {
+                        continue;
+                    }
+                    let resolved = if lost {
+                        twin_table.set_if_unknown(i, WIN)
+                    } else if twin_counters[i as usize].fetch_sub(1, Ordering::Relaxed) == 1 {
+                        twin_table.set(i, LOSS);
+                        true
+                    } else {
+                        false
+                    };
+                    if resolved {
+                        twin_queue[(i / BITMAP_WORD) as usize]
+                            .fetch_or(1 << (i % BITMAP_WORD), Ordering::Relaxed);
+                    }
+                }
+            };
             chunks(layout.size()).for_each(|range| {
                 let mut visited = 0u64;
+                let mut pending = Vec::with_capacity(2 * PREFETCH_BATCH);
                 for word in range.start / BITMAP_WORD..range.end.div_ceil(BITMAP_WORD) {
                     let mut bits = marks[word as usize];
                     while bits != 0 {
@@ -363,30 +394,27 @@ pub fn build_unit(
                         let squares = layout.squares(index).expect("queued positions are legal");
                         squares.unmoves(|predecessor| {
                             let i = twin_layout.index(&predecessor);
-                            if twin_table.get(i) != UNKNOWN {
-                                return;
-                            }
-                            let resolved = if lost {
-                                twin_table.set_if_unknown(i, WIN)
-                            } else if twin_counters[i as usize].fetch_sub(1, Ordering::Relaxed) == 1
-                            {
-                                twin_table.set(i, LOSS);
-                                true
-                            } else {
-                                false
-                            };
-                            if resolved {
-                                twin_queue[(i / BITMAP_WORD) as usize]
-                                    .fetch_or(1 << (i % BITMAP_WORD), Ordering::Relaxed);
-                            }
+                            twin_table.prefetch(i);
+                            prefetch(&twin_counters[i as usize]);
+                            pending.push((i, lost));
                         });
+                        if pending.len() >= PREFETCH_BATCH {
+                            tell(&mut pending);
+                        }
                     }
                 }
+                tell(&mut pending);
                 progress.advance(visited);
             });
         }
         passes += 1;
     }
+
+    log::info!(
+        "{label}: pass 0 in {first_pass:.1} s, {} retrograde passes in {:.1} s",
+        passes - 1,
+        started.elapsed().as_secs_f64() - first_pass
+    );
 
     // What is left is drawn; count.
     let mut built = Vec::new();
@@ -470,11 +498,16 @@ pub struct BuildOptions<'a> {
     pub resume: bool,
     /// Directory of the tables.
     pub out: &'a Path,
+    /// Drop each table from memory once no later unit needs it (its file keeps it), so that
+    /// memory holds the unit being built and its dependencies rather than every table (6
+    /// pieces: some 12 GB of values in all); the returned set is then incomplete.
+    pub release: bool,
 }
 
 /// Builds the tables asked for, writing each unit's files as soon as it is finished (the files
 /// are the checkpoints: with `resume`, a unit whose files load is not built again). Calls
-/// `finished` for every material built or reused. Returns the tables in memory.
+/// `finished` for every material built or reused. Returns the tables in memory (with
+/// `release`, only those the last unit needed).
 ///
 /// # Errors
 /// A directory or file cannot be written, or (with `material`) a dependency is missing.
@@ -503,9 +536,22 @@ pub fn build_all(
             .map(|unit| (unit, true))
             .collect(),
     };
-    for (unit, buildable) in plan {
+    for (step, (unit, buildable)) in plan.iter().enumerate() {
+        let (unit, buildable) = (unit.as_slice(), *buildable);
+        if options.release {
+            release_unneeded(&mut set, &plan[step..]);
+        }
         if !buildable || options.resume {
-            match load_unit(&mut set, &unit, options.out) {
+            // A finished unit that no later unit needs is only checked (read, checksum), not
+            // kept: resuming a 6-piece build would otherwise decode and repair every finished
+            // table before building on.
+            let keep = !options.release
+                || plan[step + 1..].iter().any(|(later, _)| {
+                    later
+                        .iter()
+                        .any(|m| m.dependencies().iter().any(|d| unit.contains(d)))
+                });
+            match load_unit(&mut set, unit, options.out, keep) {
                 Ok(loaded) => {
                     for entry in &loaded {
                         finished(entry, false);
@@ -522,7 +568,7 @@ pub fn build_all(
                 Err(error) => log::info!("building {}: {error}", unit[0]),
             }
         }
-        let built = build_unit(&mut set, &unit, progress)?;
+        let built = build_unit(&mut set, unit, progress)?;
         for entry in &built {
             let table = set.get(entry.material).expect("just built");
             file::write_table(options.out, table, entry)?;
@@ -532,12 +578,33 @@ pub fn build_all(
     Ok(set)
 }
 
-/// Loads a unit's files into `set` and repairs their capture positions.
-fn load_unit(set: &mut TableSet, unit: &[Material], dir: &Path) -> Result<Vec<Built>, EgdbError> {
+/// Drops from `set` every table that none of the `remaining` units depends on.
+fn release_unneeded(set: &mut TableSet, remaining: &[(Vec<Material>, bool)]) {
+    let needed: Vec<Material> = remaining
+        .iter()
+        .flat_map(|(unit, _)| unit.iter().flat_map(Material::dependencies))
+        .collect();
+    for material in set.materials() {
+        if !needed.contains(&material) {
+            set.remove(material);
+        }
+    }
+}
+
+/// Loads a unit's files into `set` and repairs their capture positions; without `keep`, only
+/// reads and checks them (the [`Built`] entries then have no capture bitmap).
+fn load_unit(
+    set: &mut TableSet,
+    unit: &[Material],
+    dir: &Path,
+    keep: bool,
+) -> Result<Vec<Built>, EgdbError> {
     let mut loaded = Vec::new();
     for &material in unit {
         let (table, header) = file::read_table(&file::path_of(dir, material), Some(material))?;
-        set.insert(material, table);
+        if keep {
+            set.insert(material, table);
+        }
         loaded.push((material, header));
     }
     Ok(loaded
@@ -547,7 +614,11 @@ fn load_unit(set: &mut TableSet, unit: &[Material], dir: &Path) -> Result<Vec<Bu
             counts: header.counts,
             passes: header.passes,
             seconds: header.seconds,
-            captures: repair_captures(set, material),
+            captures: if keep {
+                repair_captures(set, material)
+            } else {
+                Vec::new()
+            },
         })
         .collect())
 }

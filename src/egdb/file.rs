@@ -41,7 +41,8 @@ pub struct Built {
     pub passes: u32,
     /// Wall time of the unit, seconds.
     pub seconds: f64,
-    /// Capture positions (one bit each), the values the file may leave undefined.
+    /// Capture positions (one bit each), the values the file may leave undefined (empty for a
+    /// unit a resumed build only checked, see [`super::build::build_all`]).
     pub captures: Vec<u64>,
 }
 

@@ -12,6 +12,7 @@
 //! so the colex rank is ordered by the most advanced man first and "leading man on row r" is one
 //! contiguous range of that side's men digit (see [`Layout::leading_row_range`]).
 
+use crate::core::bits::{deposit, extract};
 use crate::core::{BitBoard, Color};
 use crate::position::Position;
 use crate::rules::{BitsOf, International};
@@ -397,45 +398,8 @@ fn next_subset(set: u64, within: u64) -> u64 {
 
 /// The `k` lowest members of `within` (the colex-first subset of that size).
 #[inline(always)]
-fn lowest(mut within: u64, k: u32) -> u64 {
-    let mut out = 0;
-    for _ in 0..k {
-        out |= within & within.wrapping_neg();
-        within &= within - 1;
-    }
-    out
-}
-
-/// Packs the members of `set` that are in `within` to consecutive low bits (a software `pext`).
-#[inline(always)]
-fn compress(set: u64, within: u64) -> u64 {
-    let mut out = 0;
-    let mut members = set;
-    while members != 0 {
-        let bit = members & members.wrapping_neg();
-        out |= 1 << (within & (bit - 1)).count_ones();
-        members &= members - 1;
-    }
-    out
-}
-
-/// The inverse of [`compress`]: spreads low bits onto the members of `within` (`pdep`).
-#[inline(always)]
-fn expand(packed: u64, within: u64) -> u64 {
-    let mut out = 0;
-    let mut free = within;
-    let mut index = 0;
-    let mut bits = packed;
-    while bits != 0 {
-        let target = bits.trailing_zeros();
-        while index < target {
-            free &= free - 1;
-            index += 1;
-        }
-        out |= free & free.wrapping_neg();
-        bits &= bits - 1;
-    }
-    out
+fn lowest(within: u64, k: u32) -> u64 {
+    deposit((1u64 << k) - 1, within)
 }
 
 /// The sizes of one material's index digits.
@@ -490,8 +454,8 @@ impl Layout {
         let white_men = colex_rank(turn(squares.wm));
         let black_men = colex_rank(squares.bm);
         let free = ALL_SQUARES & !men;
-        let white_kings = colex_rank(compress(squares.wk, free));
-        let black_kings = colex_rank(compress(squares.bk, free & !squares.wk));
+        let white_kings = colex_rank(extract(squares.wk, free));
+        let black_kings = colex_rank(extract(squares.bk, free & !squares.wk));
         ((white_men * self.black_men + black_men) * self.white_kings + white_kings)
             * self.black_kings
             + black_kings
@@ -523,7 +487,7 @@ impl Layout {
         let kings = index % self.kings;
         let free = ALL_SQUARES & !(wm | bm);
         let free_count = free.count_ones();
-        let wk = expand(
+        let wk = deposit(
             colex_unrank(
                 kings / self.black_kings,
                 self.material.wk.into(),
@@ -532,7 +496,7 @@ impl Layout {
             free,
         );
         let rest = free & !wk;
-        let bk = expand(
+        let bk = deposit(
             colex_unrank(
                 kings % self.black_kings,
                 self.material.bk.into(),

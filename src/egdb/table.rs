@@ -97,6 +97,12 @@ impl Table {
         ((word >> (2 * (index % PER_WORD))) & VALUE_MASK) as u8
     }
 
+    /// Starts loading the word of `index` into the cache, ahead of a [`Table::get`].
+    #[inline(always)]
+    pub fn prefetch(&self, index: u64) {
+        crate::core::cache::prefetch(&self.words[(index / PER_WORD) as usize]);
+    }
+
     /// Sets the code at `index`, which must be [`UNKNOWN`] (values are final once set, so an OR
     /// suffices and concurrent writers of one word never lose each other's bits).
     #[inline(always)]

@@ -224,30 +224,10 @@ fn plane_sum(bits: u64, planes: &[u64; 4]) -> i32 {
     sum
 }
 
-/// The bits of `bits` under `mask`, packed to the low end in order (BMI2 `pext` where the
-/// build has it).
+/// The bits of `bits` under `mask`, packed to the low end in order, as an index.
 #[inline(always)]
 fn extract(bits: u64, mask: u64) -> usize {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    {
-        // SAFETY: the build enables BMI2 (checked by the `cfg`), so the instruction exists.
-        unsafe { std::arch::x86_64::_pext_u64(bits, mask) as usize }
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    {
-        let mut packed = 0;
-        let mut out = 0;
-        let mut rest = mask;
-        while rest != 0 {
-            let low = rest & rest.wrapping_neg();
-            if bits & low != 0 {
-                packed |= 1 << out;
-            }
-            out += 1;
-            rest &= rest - 1;
-        }
-        packed
-    }
+    crate::core::bits::extract(bits, mask) as usize
 }
 
 /// Whether the pattern evaluation applies to the variant (it is laid out for international
