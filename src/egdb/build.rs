@@ -539,18 +539,19 @@ pub fn build_all(
     for (step, (unit, buildable)) in plan.iter().enumerate() {
         let (unit, buildable) = (unit.as_slice(), *buildable);
         if options.release {
-            release_unneeded(&mut set, &plan[step..]);
+            let needed = dependencies_of(&plan[step..]);
+            for material in set.materials() {
+                if !needed.contains(&material) {
+                    set.remove(material);
+                }
+            }
         }
         if !buildable || options.resume {
             // A finished unit that no later unit needs is only checked (read, checksum), not
             // kept: resuming a 6-piece build would otherwise decode and repair every finished
             // table before building on.
-            let keep = !options.release
-                || plan[step + 1..].iter().any(|(later, _)| {
-                    later
-                        .iter()
-                        .any(|m| m.dependencies().iter().any(|d| unit.contains(d)))
-                });
+            let needed_later = dependencies_of(&plan[step + 1..]);
+            let keep = !options.release || unit.iter().any(|m| needed_later.contains(m));
             match load_unit(&mut set, unit, options.out, keep) {
                 Ok(loaded) => {
                     for entry in &loaded {
@@ -578,17 +579,12 @@ pub fn build_all(
     Ok(set)
 }
 
-/// Drops from `set` every table that none of the `remaining` units depends on.
-fn release_unneeded(set: &mut TableSet, remaining: &[(Vec<Material>, bool)]) {
-    let needed: Vec<Material> = remaining
+/// Every material that one of `units` depends on directly (with repeats).
+fn dependencies_of(units: &[(Vec<Material>, bool)]) -> Vec<Material> {
+    units
         .iter()
         .flat_map(|(unit, _)| unit.iter().flat_map(Material::dependencies))
-        .collect();
-    for material in set.materials() {
-        if !needed.contains(&material) {
-            set.remove(material);
-        }
-    }
+        .collect()
 }
 
 /// Loads a unit's files into `set` and repairs their capture positions; without `keep`, only
