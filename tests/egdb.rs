@@ -196,6 +196,32 @@ fn every_position_is_the_best_of_its_successors() {
 }
 
 #[test]
+fn compressed_tables_hold_the_same_values_as_unpacked_ones() {
+    let out = dir("2-4");
+    tables();
+    for (material, path) in rafle::egdb::file::list_dir(&out).expect("dir") {
+        let (dense, _) = rafle::egdb::file::read_table(&path, Some(material)).expect("table");
+        let (compact, _) = rafle::egdb::file::read_compact(&path, Some(material)).expect("compact");
+        let size = dense.layout().size();
+        assert_eq!(compact.layout().size(), size);
+        for index in 0..size {
+            assert_eq!(
+                compact.get(index),
+                dense.get(index),
+                "{material} index {index}"
+            );
+        }
+    }
+    // An engine holding the 4-piece tables compressed probes as one holding them unpacked.
+    let (set, problems) = rafle::egdb::file::load_dir(&out, 4, 3).expect("dir");
+    assert!(problems.is_empty(), "{problems:?}");
+    let compact = Egdb::from_tables(set);
+    for position in small_positions().iter().step_by(7) {
+        assert_eq!(compact.probe(position), tables().probe(position));
+    }
+}
+
+#[test]
 fn the_naive_solver_agrees_on_every_position_up_to_three_pieces() {
     let egdb = tables();
     let solution = naive_solution();
@@ -397,7 +423,7 @@ fn corrupt_and_truncated_files_are_reported_not_loaded() {
     let victim = rafle::egdb::file::path_of(&out, Material::new(0, 1, 0, 1));
     let bytes = std::fs::read(&victim).expect("file");
     std::fs::write(&victim, &bytes[..bytes.len() - 3]).expect("truncate");
-    let (set, problems) = rafle::egdb::file::load_dir(&out, 7).expect("dir");
+    let (set, problems) = rafle::egdb::file::load_dir(&out, 7, 7).expect("dir");
     assert_eq!(set.materials().len(), 3);
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert!(problems[0].contains("0101.rdb"), "{problems:?}");
@@ -405,12 +431,12 @@ fn corrupt_and_truncated_files_are_reported_not_loaded() {
     let last = flipped.len() - 1;
     flipped[last] ^= 1;
     std::fs::write(&victim, &flipped).expect("corrupt");
-    let (_, problems) = rafle::egdb::file::load_dir(&out, 7).expect("dir");
+    let (_, problems) = rafle::egdb::file::load_dir(&out, 7, 7).expect("dir");
     assert!(problems[0].contains("checksum"), "{problems:?}");
     // Resume rebuilds the bad table and keeps the others.
     let rebuilt = resume(options);
     assert_eq!(rebuilt, vec![Material::new(0, 1, 0, 1)]);
-    let (_, problems) = rafle::egdb::file::load_dir(&out, 7).expect("dir");
+    let (_, problems) = rafle::egdb::file::load_dir(&out, 7, 7).expect("dir");
     assert!(problems.is_empty(), "{problems:?}");
     let _ = std::fs::remove_dir_all(&out);
 }
@@ -477,7 +503,25 @@ fn five_pieces_are_consistent() {
 #[ignore = "measurement"]
 fn probe_cost() {
     use rand::{RngExt, SeedableRng};
-    let egdb = tables();
+    // `RAFLE_EGDB_DIR` and `RAFLE_EGDB_PIECES` measure a built directory (tables above
+    // `rafle::egdb::DENSE_PIECES` pieces compressed, as in an engine); default the 2-4 pieces.
+    let pieces: usize =
+        std::env::var("RAFLE_EGDB_PIECES").map_or(4, |p| p.parse().expect("pieces"));
+    let loaded;
+    let egdb = match std::env::var_os("RAFLE_EGDB_DIR") {
+        Some(dir) => {
+            let started = std::time::Instant::now();
+            loaded = Egdb::open(std::path::Path::new(&dir), pieces as u32).expect("open");
+            println!(
+                "loaded {} tables, {} MB, in {:.1} s",
+                loaded.table_count(),
+                loaded.bytes() >> 20,
+                started.elapsed().as_secs_f64()
+            );
+            &loaded
+        }
+        None => tables(),
+    };
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let mut quiet = Vec::new();
     let mut any = Vec::new();
@@ -487,7 +531,7 @@ fn probe_cost() {
             ..Setup::default()
         };
         let mut used = Vec::new();
-        for i in 0..4 {
+        for i in 0..pieces {
             let s = loop {
                 let s = rng.random_range(1..=50u32);
                 if !used.contains(&s) {
@@ -495,7 +539,7 @@ fn probe_cost() {
                 }
             };
             used.push(s);
-            match (i < 2, rng.random_bool(0.5)) {
+            match (i < pieces / 2, rng.random_bool(0.5)) {
                 (true, false) => setup.white_men.push(s),
                 (true, true) => setup.white_kings.push(s),
                 (false, false) => setup.black_men.push(s),

@@ -10,6 +10,7 @@
 //! digit); 243-245 are a run of value `code - 243` whose length follows as a LEB128 number.
 //! Decoding reads the whole stream at load time into the 2-bit table.
 
+use super::compact::CompactTable;
 use super::index::{Layout, Material};
 use super::table::{DRAW, LOSS, PER_WORD, Table, UNKNOWN, WIN};
 use super::{EgdbError, TableSet};
@@ -55,9 +56,9 @@ pub const EXTENSION: &str = "rdb";
 /// Header length in bytes.
 const HEADER_BYTES: usize = 8 + 2 + 4 + 8 + 5 * 8 + 4 + 8 + 8 + 8;
 /// Values packed per byte code.
-const PACK: usize = 5;
+pub(super) const PACK: usize = 5;
 /// Largest packed code (3^5 - 1).
-const PACK_MAX: u8 = 242;
+pub(super) const PACK_MAX: u8 = 242;
 /// First run code.
 const RUN_BASE: u8 = 243;
 /// Shortest run written as a run code (shorter ones are cheaper packed).
@@ -156,57 +157,101 @@ pub fn encode(table: &Table, captures: &[u64]) -> Vec<u8> {
     out
 }
 
-/// Decodes `size` values into packed 2-bit words.
-fn decode(payload: &[u8], size: u64) -> Result<Vec<u64>, String> {
-    let mut words = vec![0u64; size.div_ceil(PER_WORD) as usize];
+/// One code of the value stream.
+#[derive(Clone, Copy)]
+pub(super) struct Step {
+    /// The byte code: packed values (at most [`PACK_MAX`]) or a run's code.
+    pub code: u8,
+    /// Values the code stands for.
+    pub length: u64,
+    /// Offset of the next code.
+    pub next: usize,
+}
+
+/// The code at byte `at` of a payload (`at` must be inside it).
+#[inline(always)]
+pub(super) fn step(payload: &[u8], at: usize) -> Result<Step, String> {
+    let code = payload[at];
+    if code <= PACK_MAX {
+        return Ok(Step {
+            code,
+            length: PACK as u64,
+            next: at + 1,
+        });
+    }
+    if code >= RUN_BASE + FILE_VALUES {
+        return Err(format!("bad byte code {code}"));
+    }
+    let mut length = 0u64;
+    let mut shift = 0;
+    let mut next = at + 1;
+    loop {
+        let &byte = payload.get(next).ok_or("run length cut short")?;
+        next += 1;
+        if shift > 56 {
+            return Err("run length too long".into());
+        }
+        length |= u64::from(byte & 0x7F) << shift;
+        shift += 7;
+        if byte & 0x80 == 0 {
+            break;
+        }
+    }
+    if length == 0 {
+        return Err("empty run".into());
+    }
+    Ok(Step { code, length, next })
+}
+
+/// Powers of three: the weight of each packed value's digit.
+const DIGIT: [u8; PACK] = [1, 3, 9, 27, 81];
+
+/// The table code of the value `offset` places into a code's values.
+#[inline(always)]
+pub(super) fn value_in(code: u8, offset: u64) -> u8 {
+    if code <= PACK_MAX {
+        from_file_value(code / DIGIT[offset as usize] % FILE_VALUES)
+    } else {
+        from_file_value(code - RUN_BASE)
+    }
+}
+
+/// Walks a payload of `size` values code by code, `visit(first index, step)` for each, and
+/// checks that the codes cover exactly the index.
+pub(super) fn walk(
+    payload: &[u8],
+    size: u64,
+    mut visit: impl FnMut(u64, usize, Step),
+) -> Result<(), String> {
     let mut index = 0u64;
-    let mut put = |index: u64, value: u8| {
-        words[(index / PER_WORD) as usize] |=
-            u64::from(from_file_value(value)) << (2 * (index % PER_WORD));
-    };
-    let mut bytes = payload.iter();
-    while let Some(&code) = bytes.next() {
+    let mut at = 0usize;
+    while at < payload.len() {
         if index >= size {
             return Err("more values than the index has".into());
         }
-        if code <= PACK_MAX {
-            let mut rest = code;
-            for _ in 0..PACK {
-                if index < size {
-                    put(index, rest % FILE_VALUES);
-                }
-                rest /= FILE_VALUES;
-                index += 1;
-            }
-        } else if code < RUN_BASE + FILE_VALUES {
-            let value = code - RUN_BASE;
-            let mut length = 0u64;
-            let mut shift = 0;
-            loop {
-                let &byte = bytes.next().ok_or("run length cut short")?;
-                if shift > 56 {
-                    return Err("run length too long".into());
-                }
-                length |= u64::from(byte & 0x7F) << shift;
-                shift += 7;
-                if byte & 0x80 == 0 {
-                    break;
-                }
-            }
-            if length == 0 || index + length > size {
-                return Err("run past the end of the index".into());
-            }
-            for k in index..index + length {
-                put(k, value);
-            }
-            index += length;
-        } else {
-            return Err(format!("bad byte code {code}"));
+        let step = step(payload, at)?;
+        if step.code > PACK_MAX && index + step.length > size {
+            return Err("run past the end of the index".into());
         }
+        visit(index, at, step);
+        index += step.length;
+        at = step.next;
     }
     if index < size {
         return Err(format!("{index} values of {size}: file truncated"));
     }
+    Ok(())
+}
+
+/// Decodes `size` values into packed 2-bit words.
+fn decode(payload: &[u8], size: u64) -> Result<Vec<u64>, String> {
+    let mut words = vec![0u64; size.div_ceil(PER_WORD) as usize];
+    walk(payload, size, |first, _, step| {
+        for index in first..(first + step.length).min(size) {
+            words[(index / PER_WORD) as usize] |=
+                u64::from(value_in(step.code, index - first)) << (2 * (index % PER_WORD));
+        }
+    })?;
     Ok(words)
 }
 
@@ -340,15 +385,26 @@ pub fn read_header(path: &Path) -> Result<Header, EgdbError> {
     Ok(header)
 }
 
-/// Reads a table, checking everything (`expected`: the material the file name promises).
-///
-/// # Errors
-/// The file cannot be read, is truncated, corrupt, or not the expected material.
-pub fn read_table(path: &Path, expected: Option<Material>) -> Result<(Table, Header), EgdbError> {
-    let bytes = std::fs::read(path).map_err(|source| EgdbError::Io {
+/// Reads a file and checks its header, length and checksum (`expected`: the material the file
+/// name promises); returns the header, the index size and the whole file, whose payload starts
+/// at [`HEADER_BYTES`] (`huge_pages`: for tables probed where they lie, see
+/// [`crate::core::cache::advise_huge_pages`]).
+fn read_checked(
+    path: &Path,
+    expected: Option<Material>,
+    huge_pages: bool,
+) -> Result<(Header, u64, Vec<u8>), EgdbError> {
+    let io = |source| EgdbError::Io {
         path: path.display().to_string(),
         source,
-    })?;
+    };
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let length = file.metadata().map_err(io)?.len() as usize;
+    let mut bytes = Vec::with_capacity(length);
+    if huge_pages {
+        crate::core::cache::advise_huge_pages(&mut bytes);
+    }
+    std::io::Read::read_to_end(&mut file, &mut bytes).map_err(io)?;
     let (header, size, payload_len, sum) = parse_header(&bytes).map_err(|r| bad(path, r))?;
     if let Some(expected) = expected
         && expected != header.material
@@ -371,12 +427,35 @@ pub fn read_table(path: &Path, expected: Option<Material>) -> Result<(Table, Hea
             ),
         ));
     }
-    let payload = &bytes[HEADER_BYTES..];
-    if checksum(payload) != sum {
+    if checksum(&bytes[HEADER_BYTES..]) != sum {
         return Err(bad(path, "checksum mismatch: file corrupt"));
     }
-    let words = decode(payload, size).map_err(|r| bad(path, r))?;
+    Ok((header, size, bytes))
+}
+
+/// Reads a table, checking everything (`expected`: the material the file name promises).
+///
+/// # Errors
+/// The file cannot be read, is truncated, corrupt, or not the expected material.
+pub fn read_table(path: &Path, expected: Option<Material>) -> Result<(Table, Header), EgdbError> {
+    let (header, size, bytes) = read_checked(path, expected, false)?;
+    let words = decode(&bytes[HEADER_BYTES..], size).map_err(|r| bad(path, r))?;
     Ok((Table::from_words(header.material, words), header))
+}
+
+/// Reads a table to be kept compressed in memory ([`CompactTable`]), checking everything as
+/// [`read_table`] does.
+///
+/// # Errors
+/// As [`read_table`].
+pub fn read_compact(
+    path: &Path,
+    expected: Option<Material>,
+) -> Result<(CompactTable, Header), EgdbError> {
+    let (header, size, mut bytes) = read_checked(path, expected, true)?;
+    bytes.drain(..HEADER_BYTES);
+    let table = CompactTable::new(header.material, bytes, size).map_err(|r| bad(path, r))?;
+    Ok((table, header))
 }
 
 /// The table files of a directory with their materials, sorted by build order.
@@ -406,12 +485,18 @@ pub fn list_dir(dir: &Path) -> Result<Vec<(Material, PathBuf)>, EgdbError> {
     Ok(out)
 }
 
-/// Loads the tables of `dir` with at most `max_pieces` pieces; returns them and one message per
-/// file that could not be loaded or material that is missing below the largest piece count found.
+/// Loads the tables of `dir` with at most `max_pieces` pieces, those of more than
+/// `dense_pieces` pieces kept compressed ([`CompactTable`]: a sixth of the memory, slower
+/// probes); returns them and one message per file that could not be loaded or material that is
+/// missing below the largest piece count found.
 ///
 /// # Errors
 /// The directory cannot be listed.
-pub fn load_dir(dir: &Path, max_pieces: u32) -> Result<(TableSet, Vec<String>), EgdbError> {
+pub fn load_dir(
+    dir: &Path,
+    max_pieces: u32,
+    dense_pieces: u32,
+) -> Result<(TableSet, Vec<String>), EgdbError> {
     let mut set = TableSet::default();
     let mut problems = Vec::new();
     let mut largest = 0;
@@ -420,11 +505,14 @@ pub fn load_dir(dir: &Path, max_pieces: u32) -> Result<(TableSet, Vec<String>), 
         if material.pieces() > max_pieces {
             continue;
         }
-        match read_table(&path, Some(material)) {
-            Ok((table, _)) => {
-                largest = largest.max(material.pieces());
-                set.insert(material, table);
-            }
+        let loaded = if material.pieces() <= dense_pieces {
+            read_table(&path, Some(material)).map(|(table, _)| set.insert(material, table))
+        } else {
+            read_compact(&path, Some(material))
+                .map(|(table, _)| set.insert_compact(material, table))
+        };
+        match loaded {
+            Ok(()) => largest = largest.max(material.pieces()),
             Err(error) => {
                 failed.push(material);
                 problems.push(error.to_string());

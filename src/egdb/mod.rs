@@ -11,6 +11,7 @@
 //! README and the module documentation of [`index`], [`build`] and [`file`].
 
 pub mod build;
+pub mod compact;
 pub mod directory;
 pub mod file;
 pub mod index;
@@ -21,6 +22,7 @@ use crate::core::BitBoard;
 use crate::moves::MoveList;
 use crate::position::Position;
 use crate::rules::Rules;
+use compact::CompactTable;
 use index::{MATERIAL_CODES, Material, Squares};
 use std::path::Path;
 use table::{LOSS, Table, UNKNOWN, WIN};
@@ -86,21 +88,24 @@ pub fn is_supported<R: Rules>() -> bool {
     R::ENDGAME_KNOWLEDGE
 }
 
-/// Tables by material code.
+/// Tables by material code: unpacked ([`Table`], what the generator builds and reads) or kept
+/// compressed ([`CompactTable`], large tables in an engine).
 pub struct TableSet {
     tables: Vec<Option<Table>>,
+    compact: Vec<Option<CompactTable>>,
 }
 
 impl Default for TableSet {
     fn default() -> Self {
         TableSet {
             tables: (0..MATERIAL_CODES).map(|_| None).collect(),
+            compact: (0..MATERIAL_CODES).map(|_| None).collect(),
         }
     }
 }
 
 impl TableSet {
-    /// The table of a material, if present.
+    /// The unpacked table of a material, if present.
     #[inline(always)]
     pub fn get(&self, material: Material) -> Option<&Table> {
         self.tables[material.code()].as_ref()
@@ -111,27 +116,38 @@ impl TableSet {
         self.tables[material.code()] = Some(table);
     }
 
+    /// Adds or replaces a compressed table.
+    pub fn insert_compact(&mut self, material: Material, table: CompactTable) {
+        self.compact[material.code()] = Some(table);
+    }
+
     /// Removes a table.
     pub fn remove(&mut self, material: Material) -> Option<Table> {
         self.tables[material.code()].take()
     }
 
-    /// Whether a material's table is present.
+    /// Whether a material's table is present (unpacked or compressed).
     pub fn contains(&self, material: Material) -> bool {
-        self.get(material).is_some()
+        self.get(material).is_some() || self.compact[material.code()].is_some()
     }
 
     /// The materials present.
     pub fn materials(&self) -> Vec<Material> {
-        self.tables
-            .iter()
-            .filter_map(|t| t.as_ref().map(|t| t.layout().material()))
-            .collect()
+        let unpacked = self.tables.iter().flatten().map(|t| t.layout().material());
+        let compact = self.compact.iter().flatten().map(|t| t.layout().material());
+        unpacked.chain(compact).collect()
     }
 
     /// Bytes of memory the tables take.
     pub fn bytes(&self) -> usize {
-        self.tables.iter().flatten().map(Table::bytes).sum()
+        let unpacked: usize = self.tables.iter().flatten().map(Table::bytes).sum();
+        unpacked
+            + self
+                .compact
+                .iter()
+                .flatten()
+                .map(CompactTable::bytes)
+                .sum::<usize>()
     }
 
     /// The stored code of a position (any side to move), [`LOSS`] when the side to move has no
@@ -148,7 +164,11 @@ impl TableSet {
         if squares.wm | squares.wk == 0 {
             return LOSS;
         }
-        match self.get(squares.material()) {
+        let material = squares.material();
+        if let Some(table) = self.get(material) {
+            return table.get(table.layout().index(squares));
+        }
+        match &self.compact[material.code()] {
             Some(table) => table.get(table.layout().index(squares)),
             None => UNKNOWN,
         }
@@ -181,6 +201,10 @@ impl TableSet {
     }
 }
 
+/// Most pieces of the tables an engine holds unpacked; larger ones stay compressed in memory
+/// (the 2-5 piece tables unpacked take 394 MB, the 6-piece ones would take 12 GB).
+pub const DENSE_PIECES: u32 = 5;
+
 /// A loaded database: the tables of a directory, all in memory.
 pub struct Egdb {
     tables: TableSet,
@@ -196,7 +220,7 @@ impl Egdb {
     /// # Errors
     /// The directory cannot be listed.
     pub fn open(dir: &Path, max_pieces: u32) -> Result<Egdb, EgdbError> {
-        let (tables, problems) = file::load_dir(dir, max_pieces)?;
+        let (tables, problems) = file::load_dir(dir, max_pieces, DENSE_PIECES)?;
         for problem in &problems {
             log::warn!("egdb: {problem}; playing on without that table");
         }
