@@ -6,9 +6,10 @@
 //! `crate::search`, which only trusts a database win when the counters cannot spoil it).
 //!
 //! Layout: one file per material with the side to move normalised to White
-//! ([`index::Material`], [`file`]), all tables held in memory once loaded
-//! ([`Egdb::open`]); a probe never does I/O. Design and figures: `docs`-level notes in the
-//! README and the module documentation of [`index`], [`build`] and [`file`].
+//! ([`index::Material`], [`file`]), all tables held in memory once loaded ([`Egdb::open`]:
+//! up to [`DENSE_PIECES`] pieces unpacked, larger ones compressed, see [`compact`]); a probe
+//! never does I/O. Design and figures: `docs`-level notes in the README and the module
+//! documentation of [`index`], [`build`] and [`file`].
 
 pub mod build;
 pub mod compact;
