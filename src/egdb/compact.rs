@@ -3,12 +3,12 @@
 //! table being unpacked at load. The 6-piece tables take 1.5 GB this way against 12 GB unpacked
 //! (2 bits a position); a probe costs a short forward scan.
 
-use super::file::{self, Step};
+use super::codec::{self, Step};
 use super::index::{Layout, Material};
 use super::table::UNKNOWN;
 
 /// Values in a packed byte.
-const PACKED: u64 = file::PACK as u64;
+const PACKED: u64 = codec::PACK as u64;
 
 /// Index positions between two checkpoints: a probe scans on average half a block's codes (a
 /// packed byte holds five values, a run any number), and the checkpoints take 8 bytes a block.
@@ -39,7 +39,7 @@ impl CompactTable {
         let mut checkpoints = Vec::with_capacity(blocks);
         crate::core::cache::advise_huge_pages(&mut checkpoints);
         let mut too_long = false;
-        file::walk(&payload, size, |first, at, step: Step| {
+        codec::walk(&payload, size, |first, at, step: Step| {
             // Every block whose first position this code covers starts its scan here.
             let end = first + step.length;
             let mut block = first.div_ceil(BLOCK);
@@ -76,16 +76,16 @@ impl CompactTable {
         let mut at = (checkpoint & OFFSET_MASK) as usize;
         loop {
             // Packed bytes are most of a scan: skip them five values at a time.
-            while index >= first + PACKED && self.payload[at] <= file::PACK_MAX {
+            while index >= first + PACKED && self.payload[at] <= codec::PACK_MAX {
                 first += PACKED;
                 at += 1;
             }
             // The stream was checked whole in `new`: a step cannot fail here.
-            let Ok(step) = file::step(&self.payload, at) else {
+            let Ok(step) = codec::step(&self.payload, at) else {
                 return UNKNOWN;
             };
             if index < first + step.length {
-                return file::value_in(step.code, index - first);
+                return codec::value_in(step.code, index - first);
             }
             first += step.length;
             at = step.next;

@@ -12,6 +12,7 @@
 //! documentation of [`index`], [`build`] and [`file`].
 
 pub mod build;
+pub mod codec;
 pub mod compact;
 pub mod directory;
 pub mod file;
