@@ -12,10 +12,14 @@ pub const ASPIRATION_FROM_DEPTH: i32 = 5;
 pub const ASPIRATION_WINDOW: i32 = 25;
 /// Late move reductions apply from this remaining depth on.
 pub const LMR_MIN_DEPTH: i32 = 3;
-/// Moves searched at full depth before reductions start (more in PV nodes).
-pub const LMR_FULL_DEPTH_MOVES: usize = 3;
+/// Moves searched at full depth in a PV node before reductions start. In other nodes every
+/// quiet move after the first may be reduced (as Scan does).
+pub const LMR_PV_FULL_DEPTH_MOVES: usize = 4;
+/// Outside PV nodes a late quiet move is reduced at least one ply, and at least two from this
+/// move index on.
+pub const LMR_TWO_PLIES_FROM: usize = 4;
 /// Divisor of the logarithmic reduction formula `ln(depth) * ln(move number) / divisor`.
-pub const LMR_DIVISOR: f64 = 1.5;
+pub const LMR_DIVISOR: f64 = 1.2;
 /// Times in a quiescence line that a capture threat against the side to move is answered with a
 /// one-ply full-width search instead of standing pat.
 pub const QUIESCENCE_THREAT_EXTENSIONS: i32 = 2;
@@ -38,6 +42,10 @@ pub const PROBCUT_MIN_DEPTH: i32 = 5;
 pub const PROBCUT_MARGIN: i32 = 60;
 /// See [`PROBCUT_MIN_DEPTH`].
 pub const PROBCUT_REDUCTION: i32 = 4;
+/// Internal iterative reduction: a node at this remaining depth or more with no table move is
+/// searched one ply shallower. Without a table move its move order is a guess; the shallower
+/// search costs less and leaves a table move for the next visit, at the next iteration.
+pub const IIR_MIN_DEPTH: i32 = 4;
 /// Late move pruning: at this remaining depth or less, a non-PV node without a capture to make
 /// searches only its first `LATE_MOVE_PRUNING_BASE + depth²` moves (promotions always).
 pub const LATE_MOVE_PRUNING_MAX_DEPTH: i32 = 3;

@@ -722,6 +722,19 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             }
         }
 
+        // In a lone-king ending, or when a draw-rule count runs out within the horizon, a win
+        // must be found by its shortest line, which reductions (IIR, LMR) would push past the
+        // horizon or past the count. These nodes are few and their trees small.
+        let full_depth_only = counters.ending().is_some()
+            || counters
+                .plies_until_draw()
+                .is_some_and(|left| left <= depth.max(0) as u32);
+        // Internal iterative reduction (see IIR_MIN_DEPTH).
+        let depth = if depth >= IIR_MIN_DEPTH && !hint.is_some() && !full_depth_only {
+            depth - 1
+        } else {
+            depth
+        };
         // A single legal move costs no depth.
         let next_depth = if list.len() == 1 { depth } else { depth - 1 };
         // Ordered lazily: each move is picked when its turn comes, so a cut-off spares sorting
@@ -779,12 +792,16 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
                 let mut reduction = 0;
                 if depth >= LMR_MIN_DEPTH
                     && quiet
-                    && index >= LMR_FULL_DEPTH_MOVES + usize::from(PV)
+                    && !full_depth_only
+                    && (!PV || index >= LMR_PV_FULL_DEPTH_MOVES)
                     && !self.is_killer(&mv, ply)
                 {
                     reduction = i32::from(self.reductions[depth.min(63) as usize][index.min(63)]);
                     if PV {
                         reduction -= 1;
+                    } else {
+                        let least = if index >= LMR_TWO_PLIES_FROM { 2 } else { 1 };
+                        reduction = reduction.max(least);
                     }
                     // A move that has failed low more often than it cut goes shallower still.
                     if self.history[side][usize::from(mv.from)][usize::from(mv.to)] < 0 {
