@@ -640,3 +640,130 @@ fn a_dxp_engine_plays_through_the_referee() {
     let text = std::fs::read_to_string(&pdn).expect("the PDN was written");
     assert!(text.contains("[White \"follower\"]") && text.contains("[Black \"follower\"]"));
 }
+
+/// The strength lab's sequential test: interrupted after a few games and resumed, it ends with
+/// the same games, counts and test-log line as the same test run without a break (a varied
+/// node count keeps every game reproducible), and the log says `running` in between.
+#[test]
+fn an_interrupted_test_resumes_to_the_same_counts_and_log_line() {
+    let dir = scratch("lab");
+    let args = |name: &str| -> Vec<String> {
+        let run = dir.join(name);
+        std::fs::create_dir_all(&run).expect("run directory");
+        [
+            "match",
+            "--engine",
+            RAFLE_HUB,
+            "name=cand",
+            "--engine",
+            RAFLE_HUB,
+            "name=base",
+            "--each",
+            "option.book=false",
+            "option.threads=1",
+            "--tc",
+            "nodes=400~10",
+            "--games",
+            "12",
+            "--concurrency",
+            "2",
+            "--sprt",
+            "elo0=0",
+            "elo1=5",
+            "--test-note",
+            "nothing",
+            "--test-command",
+            "tools/sprt cand base",
+            "--no-progress",
+        ]
+        .iter()
+        .map(|word| word.to_string())
+        .chain([
+            "--pdn".to_string(),
+            run.join("test.pdn").display().to_string(),
+            "--test-log".to_string(),
+            run.join("tests.tsv").display().to_string(),
+            "--log-dir".to_string(),
+            run.join("logs").display().to_string(),
+        ])
+        .collect()
+    };
+    let whole = Command::new(RAFLE)
+        .args(args("whole"))
+        .output()
+        .expect("rafle runs");
+    assert!(whole.status.success(), "{whole:?}");
+
+    let mut interrupted = KillOnDrop(
+        Command::new(RAFLE)
+            .args(args("split"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("rafle runs"),
+    );
+    let pdn = dir.join("split/test.pdn");
+    let waited = std::time::Instant::now();
+    while std::fs::read_to_string(&pdn)
+        .unwrap_or_default()
+        .matches("[Event ")
+        .count()
+        < 3
+    {
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(120),
+            "no games"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &interrupted.0.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let _ = interrupted.0.wait();
+    let log = |name: &str| {
+        let text = std::fs::read_to_string(dir.join(name).join("tests.tsv")).expect("test log");
+        let lines: Vec<String> = text.lines().map(str::to_string).collect();
+        assert_eq!(lines.len(), 2, "a header and one test: {text}");
+        lines[1].split('\t').map(str::to_string).collect::<Vec<_>>()
+    };
+    let midway = log("split");
+    assert_eq!(midway[2], "running", "{midway:?}");
+    assert!(
+        midway[7].parse::<usize>().expect("games") < 12,
+        "{midway:?}"
+    );
+
+    let mut resume = args("split");
+    resume.push("--resume".to_string());
+    let resumed = Command::new(RAFLE)
+        .args(&resume)
+        .output()
+        .expect("rafle runs");
+    assert!(resumed.status.success(), "{resumed:?}");
+    let (whole_line, split_line) = (log("whole"), log("split"));
+    assert_eq!(whole_line[2], "undecided");
+    assert_eq!(whole_line[7], "12");
+    // Everything but the date (a run across midnight) is the same.
+    assert_eq!(whole_line[2..], split_line[2..]);
+    assert_eq!(split_line[12], "tools/sprt cand base");
+
+    // The same games, whatever order they finished in.
+    let games = |name: &str| {
+        let text = std::fs::read_to_string(dir.join(name).join("test.pdn")).expect("PDN");
+        let mut games: Vec<String> = text
+            .split("[Event ")
+            .skip(1)
+            .map(|game| {
+                game.lines()
+                    .filter(|line| !line.starts_with("[Date "))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .collect();
+        games.sort();
+        games
+    };
+    assert_eq!(games("whole"), games("split"));
+}

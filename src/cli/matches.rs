@@ -7,6 +7,7 @@ use rafle::matches::hub_engine::Timeouts;
 use rafle::matches::openings::{self, Opening};
 use rafle::matches::referee::{GameConditions, ScoreAdjudication};
 use rafle::matches::stats::Sprt;
+use rafle::matches::test_log::TestLog;
 use rafle::matches::{self, MatchConfig};
 use rafle::rules::{Rules, Variant};
 use rafle::with_variant;
@@ -92,6 +93,17 @@ pub struct MatchArgs {
     /// Stop when decided: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05] (logistic Elo; two engines).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
+    /// Keep this test's line in a test log (tab-separated, e.g. tools/tests.tsv) up to date after
+    /// every game: W/D/L, pairs, Elo, LLR, status (running, passed, failed, undecided). Needs two
+    /// engines and --pdn, whose file name identifies the test.
+    #[arg(long, requires = "pdn", value_name = "FILE")]
+    pub test_log: Option<PathBuf>,
+    /// With --test-log: what the first engine changes, in one line.
+    #[arg(long, requires = "test_log", value_name = "TEXT", default_value = "")]
+    pub test_note: String,
+    /// With --test-log: the command that starts or resumes the test (default: this command).
+    #[arg(long, requires = "test_log", value_name = "TEXT")]
+    pub test_command: Option<String>,
     /// Adjudicate on agreed scores (men): draw=SCORE,MOVES,AFTER and/or win=SCORE,MOVES; MOVES
     /// (each side; default 10 for draws, 4 for wins) and AFTER (first move number; default 40)
     /// may be left out.
@@ -143,6 +155,11 @@ fn run_variant<R: Rules>(args: &MatchArgs) -> Result<(), String> {
         pdn: args.pdn.clone(),
         resume: args.resume,
         sprt: args.sprt.as_deref().map(Sprt::parse).transpose()?,
+        test_log: args.test_log.as_ref().map(|path| TestLog {
+            path: path.clone(),
+            note: args.test_note.clone(),
+            command: args.test_command.clone().unwrap_or_else(this_command),
+        }),
         log_dir: args.log_dir.clone(),
         event: args.event.clone(),
         variant: args.variant,
@@ -150,6 +167,20 @@ fn run_variant<R: Rules>(args: &MatchArgs) -> Result<(), String> {
         progress: !args.no_progress,
     };
     matches::run::<R>(&config, &openings)
+}
+
+/// This program's command line, words with spaces quoted (the test log's default command).
+fn this_command() -> String {
+    std::env::args()
+        .map(|word| {
+            if word.contains(char::is_whitespace) || word.is_empty() {
+                format!("'{word}'")
+            } else {
+                word
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn load_openings<R: Rules>(args: &MatchArgs) -> Result<Vec<Opening<R>>, String> {

@@ -9,6 +9,11 @@
 //! | `60` | 60 s for the game |
 //! | `st=1` | 1 s per move |
 //! | `depth=8`, `nodes=100000` | a fixed search depth or node count; no clock |
+//! | `nodes=20000~10` | about 20,000 nodes a move, each move's count drawn within ±10 % |
+//!
+//! A varied node count lets a fixed-node test repeat its openings (`--rounds`) without repeating
+//! its games, while staying reproducible: each move's count is a function of the game number, the
+//! side and the move number, so a game replayed after an interruption is the same game.
 //!
 //! The increment is added at the start of each move, as Scan's time management assumes (the
 //! engine is sent `time=<remaining>`, may plan on `time + inc`, and loses when a move takes
@@ -34,9 +39,18 @@ pub enum TimeControl {
     MoveTime(Duration),
     /// A fixed search depth per move.
     Depth(u32),
-    /// A fixed node count per move.
-    Nodes(u64),
+    /// A node count per move: `nodes`, varied by up to ±`spread` % from move to move.
+    Nodes {
+        /// Nodes per move on average.
+        nodes: u64,
+        /// Largest change of a move's count, in percent of `nodes` (0: every move gets `nodes`).
+        spread: u32,
+    },
 }
+
+/// Largest `~spread` of a node-count control, in percent: beyond it the two sides of a game would
+/// no longer play at one strength.
+pub const MAX_NODE_SPREAD: u32 = 50;
 
 /// Longest time accepted in a time control, in seconds (a week).
 const MAX_SECONDS: f64 = 7.0 * 24.0 * 3600.0;
@@ -86,12 +100,33 @@ impl FromStr for TimeControl {
                     .filter(|&d| (1..=99).contains(&d))
                     .map(TimeControl::Depth)
                     .ok_or_else(|| fail("depth must be 1..99".into())),
-                "nodes" => value
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .map(TimeControl::Nodes)
-                    .ok_or_else(|| fail("nodes must be a positive integer".into())),
+                "nodes" => {
+                    let (count, spread) = match value.split_once('~') {
+                        Some((count, spread)) => (count, Some(spread)),
+                        None => (value, None),
+                    };
+                    let nodes = count
+                        .trim()
+                        .parse()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| fail("nodes must be a positive integer".into()))?;
+                    let spread = match spread {
+                        None => 0,
+                        Some(spread) => spread
+                            .trim()
+                            .trim_end_matches('%')
+                            .parse()
+                            .ok()
+                            .filter(|&s| (1..=MAX_NODE_SPREAD).contains(&s))
+                            .ok_or_else(|| {
+                                fail(format!(
+                                    "the spread after '~' must be 1..{MAX_NODE_SPREAD} (percent)"
+                                ))
+                            })?,
+                    };
+                    Ok(TimeControl::Nodes { nodes, spread })
+                }
                 other => Err(fail(format!(
                     "unknown '{other}=' (use st=, depth= or nodes=)"
                 ))),
@@ -152,9 +187,23 @@ impl fmt::Display for TimeControl {
             }
             TimeControl::MoveTime(time) => write!(f, "st={}", short_seconds(time)),
             TimeControl::Depth(depth) => write!(f, "depth={depth}"),
-            TimeControl::Nodes(nodes) => write!(f, "nodes={nodes}"),
+            TimeControl::Nodes { nodes, spread: 0 } => write!(f, "nodes={nodes}"),
+            TimeControl::Nodes { nodes, spread } => write!(f, "nodes={nodes}~{spread}"),
         }
     }
+}
+
+/// The odd constant of SplitMix64 (the fractional part of the golden ratio): spreads consecutive
+/// move numbers over the seed's bits.
+const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// SplitMix64's output function (Steele, Lea and Flood, 2014): a well-mixed 64-bit value from any
+/// input, so that node counts of nearby games and moves are unrelated.
+fn splitmix64(input: u64) -> u64 {
+    let mut z = input.wrapping_add(GOLDEN_GAMMA);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// The clock of one player in one game.
@@ -163,6 +212,8 @@ pub struct GameClock {
     control: TimeControl,
     remaining: Duration,
     moves_made: u32,
+    /// Draws the node count of each move (`nodes=N~S`).
+    seed: u64,
 }
 
 /// What the clock says about a move that was just made.
@@ -175,8 +226,8 @@ pub enum ClockVerdict {
 }
 
 impl GameClock {
-    /// A fresh clock.
-    pub fn new(control: TimeControl) -> Self {
+    /// A fresh clock; `seed` (one per game and side) draws the node counts of `nodes=N~S`.
+    pub fn new(control: TimeControl, seed: u64) -> Self {
         let remaining = match control {
             TimeControl::Clock { time, .. } => time,
             _ => Duration::ZERO,
@@ -185,6 +236,7 @@ impl GameClock {
             control,
             remaining,
             moves_made: 0,
+            seed,
         }
     }
 
@@ -208,7 +260,7 @@ impl GameClock {
         match self.control {
             TimeControl::Clock { increment, .. } => Some(self.remaining + increment),
             TimeControl::MoveTime(time) => Some(time),
-            TimeControl::Depth(_) | TimeControl::Nodes(_) => None,
+            TimeControl::Depth(_) | TimeControl::Nodes { .. } => None,
         }
     }
 
@@ -229,8 +281,23 @@ impl GameClock {
                 vec![("move-time", format!("{:.3}", time.as_secs_f64()))]
             }
             TimeControl::Depth(depth) => vec![("depth", depth.to_string())],
-            TimeControl::Nodes(nodes) => vec![("nodes", nodes.to_string())],
+            TimeControl::Nodes { nodes, spread } => {
+                vec![("nodes", self.move_nodes(nodes, spread).to_string())]
+            }
         }
+    }
+
+    /// The node count of the next move: `nodes` moved by a fraction of `spread` % drawn from the
+    /// seed and the move number.
+    fn move_nodes(&self, nodes: u64, spread: u32) -> u64 {
+        if spread == 0 {
+            return nodes;
+        }
+        let draw = splitmix64(self.seed ^ u64::from(self.moves_made).wrapping_mul(GOLDEN_GAMMA));
+        // A uniform fraction in [-1, 1) from the top 53 bits.
+        let fraction = (draw >> 11) as f64 / (1u64 << 52) as f64 - 1.0;
+        let scaled = nodes as f64 * (1.0 + fraction * f64::from(spread) / 100.0);
+        (scaled.round() as u64).max(1)
     }
 
     /// Charges a move that took `elapsed`; a move over the allowance by more than `margin` has
@@ -289,13 +356,27 @@ mod tests {
         );
         assert_eq!("st=1".parse(), Ok(TimeControl::MoveTime(ms(1000))));
         assert_eq!("depth=8".parse(), Ok(TimeControl::Depth(8)));
-        assert_eq!("nodes=5000".parse(), Ok(TimeControl::Nodes(5000)));
+        assert_eq!(
+            "nodes=5000".parse(),
+            Ok(TimeControl::Nodes {
+                nodes: 5000,
+                spread: 0
+            })
+        );
+        assert_eq!(
+            "nodes=5000~10%".parse(),
+            Ok(TimeControl::Nodes {
+                nodes: 5000,
+                spread: 10
+            })
+        );
         for text in [
             "40/60+0.5",
             "10+0.1",
             "st=0.25",
             "depth=3",
             "nodes=100",
+            "nodes=20000~10",
             "0+0.2",
         ] {
             assert_eq!(
@@ -304,8 +385,25 @@ mod tests {
             );
         }
         for bad in [
-            "", "x", "0", "0/60", "40/", "10+", "-5", "st=0", "st=x", "depth=0", "nodes=-1",
-            "foo=3", "1:75", "nan", "inf",
+            "",
+            "x",
+            "0",
+            "0/60",
+            "40/",
+            "10+",
+            "-5",
+            "st=0",
+            "st=x",
+            "depth=0",
+            "nodes=-1",
+            "nodes=100~0",
+            "nodes=100~51",
+            "nodes=100~x",
+            "nodes=~5",
+            "foo=3",
+            "1:75",
+            "nan",
+            "inf",
         ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
@@ -313,7 +411,7 @@ mod tests {
 
     #[test]
     fn fischer_clock() {
-        let mut clock = GameClock::new("10+0.5".parse().expect("valid"));
+        let mut clock = GameClock::new("10+0.5".parse().expect("valid"), 0);
         assert_eq!(
             clock.level(),
             vec![("time", "10.000".to_string()), ("inc", "0.500".to_string())]
@@ -324,14 +422,14 @@ mod tests {
         assert_eq!(clock.charge(ms(9_000), ms(0)), ClockVerdict::InTime);
         assert_eq!(clock.remaining(), ms(0));
         assert_eq!(clock.charge(ms(600), ms(50)), ClockVerdict::Flagged);
-        let mut clock = GameClock::new("1+0".parse().expect("valid"));
+        let mut clock = GameClock::new("1+0".parse().expect("valid"), 0);
         assert_eq!(clock.charge(ms(1_040), ms(50)), ClockVerdict::InTime);
         assert_eq!(clock.remaining(), Duration::ZERO);
     }
 
     #[test]
     fn periods() {
-        let mut clock = GameClock::new("2/10".parse().expect("valid"));
+        let mut clock = GameClock::new("2/10".parse().expect("valid"), 0);
         assert_eq!(clock.moves_to_go(), Some(2));
         assert_eq!(clock.charge(ms(3_000), ms(0)), ClockVerdict::InTime);
         assert_eq!(clock.moves_to_go(), Some(1));
@@ -347,13 +445,41 @@ mod tests {
 
     #[test]
     fn fixed_limits() {
-        let mut clock = GameClock::new("st=0.5".parse().expect("valid"));
+        let mut clock = GameClock::new("st=0.5".parse().expect("valid"), 0);
         assert_eq!(clock.level(), vec![("move-time", "0.500".to_string())]);
         assert_eq!(clock.charge(ms(520), ms(50)), ClockVerdict::InTime);
         assert_eq!(clock.charge(ms(600), ms(50)), ClockVerdict::Flagged);
-        let mut clock = GameClock::new(TimeControl::Depth(4));
+        let mut clock = GameClock::new(TimeControl::Depth(4), 0);
         assert_eq!(clock.allowance(), None);
         assert_eq!(clock.level(), vec![("depth", "4".to_string())]);
         assert_eq!(clock.charge(ms(100_000), ms(0)), ClockVerdict::InTime);
+    }
+
+    /// The node counts of a varied control stay within the spread, average out near the count,
+    /// differ between seeds and repeat for the same seed (a replayed game is the same game).
+    #[test]
+    fn varied_node_counts() {
+        let control: TimeControl = "nodes=20000~10".parse().expect("valid");
+        let counts = |seed| {
+            let mut clock = GameClock::new(control, seed);
+            (0..200)
+                .map(|_| {
+                    let level = clock.level();
+                    assert_eq!(level.len(), 1);
+                    assert_eq!(level[0].0, "nodes");
+                    clock.charge(ms(1), ms(0));
+                    level[0].1.parse::<u64>().expect("a count")
+                })
+                .collect::<Vec<_>>()
+        };
+        let first = counts(7);
+        assert!(first.iter().all(|n| (18_000..=22_000).contains(n)));
+        let mean = first.iter().sum::<u64>() as f64 / first.len() as f64;
+        assert!((mean - 20_000.0).abs() < 500.0, "{mean}");
+        assert!(first.windows(2).any(|w| w[0] != w[1]));
+        assert_eq!(first, counts(7));
+        assert_ne!(first, counts(8));
+        let exact = GameClock::new("nodes=500".parse().expect("valid"), 7);
+        assert_eq!(exact.level(), vec![("nodes", "500".to_string())]);
     }
 }

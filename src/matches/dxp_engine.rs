@@ -31,7 +31,7 @@ pub fn dxp_minutes(control: TimeControl) -> u16 {
     let seconds = match control {
         TimeControl::Clock { time, .. } => time.as_secs_f64(),
         TimeControl::MoveTime(time) => time.as_secs_f64() * MOVES_PER_GAME,
-        TimeControl::Depth(_) | TimeControl::Nodes(_) => return UNTIMED_MINUTES,
+        TimeControl::Depth(_) | TimeControl::Nodes { .. } => return UNTIMED_MINUTES,
     };
     (seconds / 60.0).ceil().clamp(1.0, f64::from(u16::MAX)) as u16
 }

@@ -23,6 +23,7 @@ pub mod referee;
 pub mod report;
 pub mod schedule;
 pub mod stats;
+pub mod test_log;
 
 use crate::rules::{Rules, Variant};
 use dxp_engine::{DxpEngine, dxp_minutes};
@@ -40,6 +41,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{Sender, channel};
+use test_log::{Entry, Status, TestLog};
 
 /// An engine that crashes or cannot be started in this many games in a row stops the match: it
 /// is broken or misconfigured, and the other games would only be forfeits.
@@ -64,6 +66,8 @@ pub struct MatchConfig {
     pub resume: bool,
     /// Stop when this test has decided (two engines only).
     pub sprt: Option<Sprt>,
+    /// Keep this test's line in a test log up to date (two engines, with a PDN file).
+    pub test_log: Option<TestLog>,
     /// Directory of the engines' stderr logs.
     pub log_dir: PathBuf,
     /// The PDN `Event` tag.
@@ -327,8 +331,13 @@ fn work<R: Rules>(shared: &WorkerContext<'_, R>, mut players: Players, sender: &
         let config = shared.config;
         let opening = &shared.openings[pairing.opening];
         let (white, black) = two_mut(&mut players, pairing.white, pairing.black);
-        let game =
-            referee::play_game::<R>(white.as_mut(), black.as_mut(), opening, &config.conditions);
+        let game = referee::play_game::<R>(
+            white.as_mut(),
+            black.as_mut(),
+            opening,
+            &config.conditions,
+            pairing.number,
+        );
         let pdn = match &config.pdn {
             Some(_) => {
                 let tags = GameTags {
@@ -434,6 +443,38 @@ fn stop_on_interrupt<R: Rules>(shared: &WorkerContext<'_, R>, received_all: &Ato
     }
 }
 
+/// Writes the test's line in the test log, if the match keeps one: `finished` when no more games
+/// will be played.
+fn write_test_log(
+    config: &MatchConfig,
+    results: &Results,
+    finished: bool,
+    date: &str,
+) -> Result<(), String> {
+    let (Some(log), Some(pdn)) = (&config.test_log, &config.pdn) else {
+        return Ok(());
+    };
+    let settled = match config.sprt {
+        Some(_) => results.settled(),
+        None => results.clone(),
+    };
+    let id = pdn.file_name().map_or_else(
+        || pdn.display().to_string(),
+        |name| name.to_string_lossy().into_owned(),
+    );
+    let status = Status::of(&settled, config.sprt.as_ref(), finished);
+    let entry = Entry::new(
+        &id,
+        &date.replace('.', "-"),
+        status,
+        &config.conditions.control.to_string(),
+        &settled,
+        config.sprt.as_ref(),
+        log,
+    );
+    test_log::record(&log.path, &entry)
+}
+
 /// What to do after an interrupt.
 fn resume_hint(config: &MatchConfig) -> String {
     match &config.pdn {
@@ -458,6 +499,11 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
     }
     if config.sprt.is_some() && config.engines.len() != 2 {
         return Err("--sprt needs exactly two engines".to_string());
+    }
+    if config.test_log.is_some() && (config.engines.len() != 2 || config.pdn.is_none()) {
+        return Err(
+            "--test-log needs exactly two engines and --pdn (the test's state)".to_string(),
+        );
     }
     if openings.is_empty() {
         return Err("no openings".to_string());
@@ -491,9 +537,14 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
             path.display()
         );
     }
+    // A test decided before an interruption plays nothing more when resumed.
+    let mut decided = config
+        .sprt
+        .as_ref()
+        .is_some_and(|sprt| sprt.decide(results.settled().llr(sprt)).is_some());
     let pending: Vec<Pairing> = schedule
         .iter()
-        .filter(|p| !finished.contains(&p.number))
+        .filter(|p| !decided && !finished.contains(&p.number))
         .copied()
         .collect();
     println!(
@@ -528,7 +579,6 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
     let (sender, receiver) = channel::<Finished>();
     let mut first_engines = Some(first_engines);
     let mut failure: Option<String> = None;
-    let mut decided = false;
     let mut failures_in_row = vec![0; names.len()];
     let received_all = AtomicBool::new(false);
     std::thread::scope(|scope| {
@@ -591,27 +641,47 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
             bar.set_message(results.running_score());
             if let Some(sprt) = &config.sprt
                 && !decided
-                && sprt.decide(results.llr(sprt)).is_some()
+                && sprt.decide(results.settled().llr(sprt)).is_some()
             {
                 decided = true;
                 shared.stop.store(true, Ordering::Relaxed);
                 bar.suspend(|| println!("SPRT decided: no more games are started"));
             }
+            if let Err(error) = write_test_log(config, &results, decided, &shared.date) {
+                bar.suspend(|| log::warn!("{error}"));
+            }
         }
         received_all.store(true, Ordering::Relaxed);
     });
     bar.finish_and_clear();
+    // A sequential test is judged on its settled pairs (see `Results::settled`).
+    let judged = match config.sprt {
+        Some(_) => results.settled(),
+        None => results.clone(),
+    };
+    if config.sprt.is_some() && judged.games() < results.games() {
+        println!(
+            "The test counts {} games, the pairs in schedule order up to the first unfinished one; \
+             {} later games are in the PDN file only",
+            judged.games(),
+            results.games() - judged.games()
+        );
+    }
+    let stopped = hub_engine::interrupted() || failure.is_some();
+    if let Err(error) = write_test_log(config, &results, decided || !stopped, &shared.date) {
+        log::warn!("{error}");
+    }
     if hub_engine::interrupted() {
         let played = results.games();
         println!(
             "Interrupted: {played} of {} games played (the games in progress are dropped)",
             schedule.len()
         );
-        print!("{}", results.summary(config.sprt.as_ref()));
+        print!("{}", judged.summary(config.sprt.as_ref()));
         println!("{}", resume_hint(config));
         return Err("interrupted".to_string());
     }
-    print!("{}", results.summary(config.sprt.as_ref()));
+    print!("{}", judged.summary(config.sprt.as_ref()));
     match failure {
         Some(message) => Err(message),
         None => Ok(()),

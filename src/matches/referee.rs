@@ -290,12 +290,14 @@ pub struct PlayedGame<R: Rules> {
     pub end: Decision,
 }
 
-/// Plays one game from `opening`, `white` against `black`.
+/// Plays game number `game` of a match from `opening`, `white` against `black` (the number draws
+/// the node counts of a varied node control, so the same game number replays the same game).
 pub fn play_game<R: Rules>(
     white: &mut dyn Contestant,
     black: &mut dyn Contestant,
     opening: &Opening<R>,
     conditions: &GameConditions,
+    game: usize,
 ) -> PlayedGame<R> {
     let mut record = Game::new(opening.start);
     for mv in &opening.moves {
@@ -316,9 +318,10 @@ pub fn play_game<R: Rules>(
             return PlayedGame { record, end };
         }
     }
+    let seed = |side: Color| (game as u64) << 1 | side.index() as u64;
     let mut clocks = [
-        GameClock::new(conditions.control),
-        GameClock::new(conditions.control),
+        GameClock::new(conditions.control, seed(Color::White)),
+        GameClock::new(conditions.control, seed(Color::Black)),
     ];
     let start = hub::format(&opening.start);
     let mut moves: Vec<String> = opening.moves.iter().map(text::hub::<R>).collect();

@@ -52,9 +52,37 @@ impl Results {
         }
     }
 
+    /// The engines' names, in engine order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
     /// Adds a finished game.
     pub fn add(&mut self, outcome: FinishedGame) {
         self.outcomes.push(outcome);
+    }
+
+    /// The results of the game pairs a sequential test reads: pairs in schedule order, up to the
+    /// first pair not yet finished. A test read this way decides after the same pairs however
+    /// the games were spread over workers or interrupted and resumed, and games that end early
+    /// (decisive ones tend to) do not count before the draws scheduled with them.
+    pub fn settled(&self) -> Results {
+        let mut games_per_pair: BTreeMap<usize, usize> = BTreeMap::new();
+        for outcome in &self.outcomes {
+            *games_per_pair.entry(outcome.pairing.pair).or_default() += 1;
+        }
+        let first_open = (0..)
+            .find(|pair| games_per_pair.get(pair).copied().unwrap_or(0) < 2)
+            .unwrap_or(0);
+        Results {
+            names: self.names.clone(),
+            outcomes: self
+                .outcomes
+                .iter()
+                .filter(|o| o.pairing.pair < first_open)
+                .copied()
+                .collect(),
+        }
     }
 
     /// Games finished.
@@ -231,6 +259,15 @@ impl Results {
                 "Pairs by {first}'s points (0, 0.5, 1, 1.5, 2): {}",
                 counts.join(" ")
             );
+            if let Some(normalized) = stats::normalized_elo_pentanomial(&pairs) {
+                let _ = writeln!(
+                    out,
+                    "Normalized Elo: {} [{}, {}] (95 %)",
+                    elo_text(normalized.elo),
+                    elo_text(normalized.lower),
+                    elo_text(normalized.upper)
+                );
+            }
         }
     }
 
@@ -340,5 +377,28 @@ mod tests {
         };
         assert!(r.llr(&sprt) > 0.0);
         assert!(r.summary(Some(&sprt)).contains("SPRT elo0=0 elo1=10"));
+    }
+
+    #[test]
+    fn a_sequential_test_reads_pairs_in_schedule_order() {
+        let schedule = round_robin(2, 3, 1);
+        let mut r = Results::new(vec!["a".to_string(), "b".to_string()]);
+        // Pair 0 complete, pair 1 half played, pair 2 complete (finished early).
+        for index in [0, 1, 2, 4, 5] {
+            r.add(FinishedGame {
+                pairing: schedule[index],
+                winner: Some(Color::White),
+                keyword: Some("rules"),
+            });
+        }
+        let settled = r.settled();
+        assert_eq!(settled.games(), 2);
+        assert_eq!(settled.pentanomial(0, 1).pairs(), 1);
+        r.add(FinishedGame {
+            pairing: schedule[3],
+            winner: None,
+            keyword: Some("rules"),
+        });
+        assert_eq!(r.settled().games(), 6);
     }
 }

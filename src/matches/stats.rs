@@ -162,6 +162,30 @@ pub fn elo_pentanomial(pairs: &Pentanomial) -> Option<EloEstimate> {
     estimate(&pairs.outcomes())
 }
 
+/// Normalized Elo with its 95 % interval, from game pairs: the score's distance from ½ in
+/// standard deviations of one game (a pair's variance counted as two games'), scaled to Elo
+/// at the slope where a game without draws has the same variance (fishtest's definition). The
+/// games a test needs to resolve a difference scale with 1 / normalized Elo², whatever the draw
+/// rate: the measure that compares time controls and opening sets.
+pub fn normalized_elo_pentanomial(pairs: &Pentanomial) -> Option<EloEstimate> {
+    let (n, mean, variance) = mean_and_variance(&pairs.outcomes())?;
+    if variance <= 0.0 {
+        return None;
+    }
+    let per_game = (2.0 * variance).sqrt();
+    let error = (variance / n).sqrt();
+    let scale = NORMALIZED_ELO_SLOPE / per_game;
+    Some(EloEstimate {
+        elo: (mean - 0.5) * scale,
+        lower: (mean - Z_95 * error - 0.5) * scale,
+        upper: (mean + Z_95 * error - 0.5) * scale,
+    })
+}
+
+/// Elo per unit of score divided by the standard deviation of a game (800 / ln 10): with a
+/// standard deviation of ½ (no draws) normalized Elo is the logistic Elo near equality.
+const NORMALIZED_ELO_SLOPE: f64 = 800.0 / std::f64::consts::LN_10;
+
 /// The complementary error function, with a fractional error below 1.2e-7 everywhere (the
 /// Chebyshev fit of Press et al., *Numerical Recipes*, 2nd ed., §6.2).
 fn erfc(x: f64) -> f64 {

@@ -68,6 +68,24 @@ fn pentanomial_interval() {
 }
 
 #[test]
+fn normalized_elo() {
+    // By hand: mean 0.5625 and variance 0.05 of the pair scores; (mean - 0.5) / sqrt(2 x 0.05)
+    // x 800 / ln 10.
+    let pairs = Pentanomial {
+        counts: [10, 40, 100, 60, 20],
+    };
+    let estimate = normalized_elo_pentanomial(&pairs).expect("pairs");
+    close(estimate.elo, 44.393_690_687_484_465, 1e-9);
+    close(estimate.lower, 12.643_709_414_307_372, 1e-9);
+    close(estimate.upper, 76.143_671_960_661_55, 1e-9);
+    // Every pair drawn: no variance, no normalized Elo.
+    let drawn = Pentanomial {
+        counts: [0, 0, 5, 0, 0],
+    };
+    assert_eq!(normalized_elo_pentanomial(&drawn), None);
+}
+
+#[test]
 fn likelihood_of_superiority() {
     close(
         los(&tally(60, 20, 20)).expect("decisive"),

@@ -1,0 +1,341 @@
+//! The strength lab's log of tests (`rafle match --test-log tools/tests.tsv`): one line per
+//! test, kept up to date while the test runs, so that the log always says where every test
+//! stands, and what a finished test found is committed with the code (see README, "Testing
+//! strength").
+//!
+//! The file is tab-separated with a header line; a test is identified by its state file (the
+//! match's `--pdn`), and writing a test's line replaces its previous line (`running` becomes
+//! `passed`, `failed` or `undecided`). Other lines are kept as they are, comments included.
+
+use super::report::Results;
+use super::stats::{Sprt, SprtDecision};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The columns of the log, in order.
+pub const COLUMNS: [&str; 13] = [
+    "id",
+    "date",
+    "status",
+    "candidate",
+    "base",
+    "change",
+    "control",
+    "games",
+    "w-d-l",
+    "pairs",
+    "elo",
+    "llr",
+    "command",
+];
+
+/// Where a test stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Games are still to be played (or the test was stopped before it decided).
+    Running,
+    /// The SPRT accepted H1: the candidate is stronger by the test's bounds.
+    Passed,
+    /// The SPRT accepted H0.
+    Failed,
+    /// Every scheduled game was played without a decision (or the test had no SPRT).
+    Undecided,
+}
+
+impl Status {
+    /// The word in the log.
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Running => "running",
+            Status::Passed => "passed",
+            Status::Failed => "failed",
+            Status::Undecided => "undecided",
+        }
+    }
+
+    /// The status of a test whose games so far are `results` (settled pairs), `finished` when no
+    /// game is left to play.
+    pub fn of(results: &Results, sprt: Option<&Sprt>, finished: bool) -> Status {
+        match sprt.and_then(|sprt| sprt.decide(results.llr(sprt))) {
+            Some(SprtDecision::H1) => Status::Passed,
+            Some(SprtDecision::H0) => Status::Failed,
+            None if finished => Status::Undecided,
+            None => Status::Running,
+        }
+    }
+}
+
+/// What the log says of one test besides its results.
+#[derive(Clone, Debug)]
+pub struct TestLog {
+    /// The log file.
+    pub path: PathBuf,
+    /// What the candidate changes, in one line.
+    pub note: String,
+    /// The command that starts or resumes the test.
+    pub command: String,
+}
+
+/// One line of the log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    /// The test's state file (its identity).
+    pub id: String,
+    /// `YYYY-MM-DD`.
+    pub date: String,
+    /// Where the test stands.
+    pub status: String,
+    /// The first engine.
+    pub candidate: String,
+    /// The second engine.
+    pub base: String,
+    /// What changed.
+    pub change: String,
+    /// The time control.
+    pub control: String,
+    /// Games counted (the settled pairs').
+    pub games: usize,
+    /// The candidate's wins, draws and losses: `12-130-10`.
+    pub wdl: String,
+    /// Pairs by the candidate's points 0, ½, 1, 1½, 2: `0 13 52 14 0`.
+    pub pairs: String,
+    /// `+2.2 [-20.2, +24.6]`.
+    pub elo: String,
+    /// `1.23 [-2.94, 2.94]`, empty without an SPRT.
+    pub llr: String,
+    /// How to start or resume it.
+    pub command: String,
+}
+
+/// A field as the log can hold it: tabs and line breaks become spaces.
+fn field(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_whitespace() { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+impl Entry {
+    /// The line of a test (`results`: its settled pairs, two engines: candidate first).
+    pub fn new(
+        id: &str,
+        date: &str,
+        status: Status,
+        control: &str,
+        results: &Results,
+        sprt: Option<&Sprt>,
+        log: &TestLog,
+    ) -> Entry {
+        let names = results.names();
+        let tally = results.tally(0, Some(1));
+        let pairs = results.pentanomial(0, 1);
+        let elo = results.elo(0, 1).map_or(String::new(), |(elo, _)| {
+            format!(
+                "{} [{}, {}]",
+                signed(elo.elo),
+                signed(elo.lower),
+                signed(elo.upper)
+            )
+        });
+        let llr = sprt.map_or(String::new(), |sprt| {
+            let (lower, upper) = sprt.bounds();
+            format!(
+                "{:.2} [{lower:.2}, {upper:.2}] elo0={} elo1={}",
+                results.llr(sprt),
+                sprt.elo0,
+                sprt.elo1
+            )
+        });
+        Entry {
+            id: field(id),
+            date: field(date),
+            status: status.word().to_string(),
+            candidate: field(&names[0]),
+            base: field(&names[1]),
+            change: field(&log.note),
+            control: field(control),
+            games: tally.games() as usize,
+            wdl: format!("{}-{}-{}", tally.wins, tally.draws, tally.losses),
+            pairs: pairs
+                .counts
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(" "),
+            elo,
+            llr,
+            command: field(&log.command),
+        }
+    }
+
+    /// The tab-separated line (no line break).
+    pub fn line(&self) -> String {
+        [
+            self.id.as_str(),
+            &self.date,
+            &self.status,
+            &self.candidate,
+            &self.base,
+            &self.change,
+            &self.control,
+            &self.games.to_string(),
+            &self.wdl,
+            &self.pairs,
+            &self.elo,
+            &self.llr,
+            &self.command,
+        ]
+        .join("\t")
+    }
+
+    /// Reads a line written by [`Entry::line`] (`None`: a header, comment or foreign line).
+    pub fn parse(line: &str) -> Option<Entry> {
+        let fields: Vec<&str> = line.split('\t').collect();
+        if fields.len() != COLUMNS.len() || fields[0] == COLUMNS[0] || line.starts_with('#') {
+            return None;
+        }
+        Some(Entry {
+            id: fields[0].to_string(),
+            date: fields[1].to_string(),
+            status: fields[2].to_string(),
+            candidate: fields[3].to_string(),
+            base: fields[4].to_string(),
+            change: fields[5].to_string(),
+            control: fields[6].to_string(),
+            games: fields[7].parse().ok()?,
+            wdl: fields[8].to_string(),
+            pairs: fields[9].to_string(),
+            elo: fields[10].to_string(),
+            llr: fields[11].to_string(),
+            command: fields[12].to_string(),
+        })
+    }
+}
+
+/// Elo with its sign, one decimal (`+inf`, `-inf` when unbounded).
+fn signed(elo: f64) -> String {
+    if elo.is_infinite() {
+        return if elo > 0.0 { "+inf" } else { "-inf" }.to_string();
+    }
+    format!("{elo:+.1}")
+}
+
+/// Writes `entry` into the log at `path`: replaces the line of the same test, or appends it (with
+/// the header when the file is new). The file is replaced whole (written beside it, then
+/// renamed), so a reader or a kill never sees half a line.
+///
+/// # Errors
+/// A message naming the file when it cannot be read or written.
+pub fn record(path: &Path, entry: &Entry) -> Result<(), String> {
+    let old = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(error) => return Err(format!("test log {}: {error}", path.display())),
+    };
+    let mut text = String::new();
+    if old.trim().is_empty() {
+        let _ = writeln!(text, "{}", COLUMNS.join("\t"));
+    }
+    let mut replaced = false;
+    for line in old.lines() {
+        match Entry::parse(line) {
+            Some(previous) if previous.id == entry.id => {
+                if !replaced {
+                    let _ = writeln!(text, "{}", entry.line());
+                    replaced = true;
+                }
+            }
+            _ => {
+                let _ = writeln!(text, "{line}");
+            }
+        }
+    }
+    if !replaced {
+        let _ = writeln!(text, "{}", entry.line());
+    }
+    let mut staging = path.as_os_str().to_owned();
+    staging.push(".writing");
+    let staging = PathBuf::from(staging);
+    std::fs::write(&staging, text)
+        .and_then(|()| std::fs::rename(&staging, path))
+        .map_err(|error| format!("test log {}: {error}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::Color;
+    use crate::matches::report::FinishedGame;
+    use crate::matches::schedule::round_robin;
+
+    fn results(winners: &[Option<Color>]) -> Results {
+        let mut results = Results::new(vec!["cand".to_string(), "base".to_string()]);
+        for (pairing, &winner) in round_robin(2, winners.len().div_ceil(2), 1)
+            .into_iter()
+            .zip(winners)
+        {
+            results.add(FinishedGame {
+                pairing,
+                winner,
+                keyword: Some("rules"),
+            });
+        }
+        results
+    }
+
+    fn log(path: &Path) -> TestLog {
+        TestLog {
+            path: path.to_path_buf(),
+            note: "futility\tpruning\nat depth 2".to_string(),
+            command: "tools/sprt abc def".to_string(),
+        }
+    }
+
+    #[test]
+    fn a_test_keeps_one_line_from_running_to_its_verdict() {
+        let dir = std::env::temp_dir().join(format!("rafle-test-log-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("tests.tsv");
+        let _ = std::fs::remove_file(&path);
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let early = results(&[Some(Color::White), None]);
+        let running = Entry::new(
+            "a.pdn",
+            "2026-12-06",
+            Status::of(&early, Some(&sprt), false),
+            "nodes=20000~10",
+            &early,
+            Some(&sprt),
+            &log(&path),
+        );
+        assert_eq!(running.status, "running");
+        assert_eq!(running.change, "futility pruning at depth 2");
+        assert_eq!((running.games, running.wdl.as_str()), (2, "1-1-0"));
+        assert_eq!(running.pairs, "0 0 0 1 0");
+        record(&path, &running).expect("written");
+        let other = Entry {
+            id: "b.pdn".to_string(),
+            ..running.clone()
+        };
+        record(&path, &other).expect("written");
+        let done = Entry {
+            status: Status::Passed.word().to_string(),
+            games: 4,
+            ..running.clone()
+        };
+        record(&path, &done).expect("written");
+        let text = std::fs::read_to_string(&path).expect("read");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert_eq!(lines[0], COLUMNS.join("\t"));
+        assert_eq!(Entry::parse(lines[1]), Some(done));
+        assert_eq!(Entry::parse(lines[2]), Some(other));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
