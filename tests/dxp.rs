@@ -709,16 +709,87 @@ fn a_game_cut_by_a_disconnect_counts_towards_the_games_limit() {
     assert_eq!(summary, "games 1 wins 0 draws 0 losses 0 unknown 1");
 }
 
+/// The score of a fresh engine's search of the start position to `depth`.
+fn start_score<E>(engine: rafle::search::Engine<International, E>, depth: u32) -> String
+where
+    E: rafle::eval::Evaluator<International>,
+{
+    use rafle::search::{Limits, Mode, Root, SearchControl};
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let root = Root::new(Position::start());
+    let outcome = engine.search(&root, &limits, Mode::Think, &SearchControl::new(), |_| {});
+    rafle::score::to_men(outcome.score)
+}
+
+#[test]
+fn rafle_plays_dxp_with_the_default_evaluation() {
+    use rafle::eval::{Eval, HandCrafted, weights_file::EMBEDDED_NAME};
+    use rafle::search::Engine;
+
+    // Issue 38: `rafle dxp` played with the hand-crafted evaluation while the Hub played with the
+    // patterns. Rafle plays White from the start to a fixed depth; its log says which
+    // evaluation its engine was built with and the score of each iteration, and the score at
+    // that depth must be the one the default evaluation gives, not the hand-crafted one.
+    const DEPTH: u32 = 4;
+    let rafle = Rafle::start_logged(
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--depth",
+            &DEPTH.to_string(),
+            "--games",
+            "1",
+        ],
+        "rafle::player::options=info,rafle::dxp=debug",
+    );
+    let first = rafle.line();
+    let address = first["listening on ".len()..].to_string();
+    let mut script = Script::connect(&address);
+    script.send(&request('W', None));
+    script.expect("A");
+    script.expect("M");
+    drop(script);
+    let (ok, lines, log) = rafle.finish_logged();
+    assert!(ok, "{lines:?}");
+    let evaluations: Vec<&str> = log
+        .iter()
+        .filter_map(|line| line.split_once("evaluation: ").map(|(_, name)| name))
+        .collect();
+    assert_eq!(evaluations, [EMBEDDED_NAME], "{log:?}");
+    let iteration = format!("depth {DEPTH} score ");
+    let played = log
+        .iter()
+        .find_map(|line| line.split_once(&iteration))
+        .map(|(_, rest)| rest.split_whitespace().next().expect("a score"))
+        .unwrap_or_else(|| panic!("no depth {DEPTH} in {log:?}"));
+    let patterns = start_score(
+        rafle::player::options::engine_at_most::<International>(Eval::default_eval(), 1, 16),
+        DEPTH,
+    );
+    let hand = start_score(
+        Engine::<International, HandCrafted>::with_evaluator(HandCrafted, 16, 1),
+        DEPTH,
+    );
+    // Else the score could not tell the evaluations apart.
+    assert_ne!(patterns, hand);
+    assert_eq!(played, patterns, "hand-crafted: {hand}");
+}
+
 #[test]
 fn remote_engine_plays_games_for_a_referee() {
     use rafle::dxp::RemoteEngine;
     use rafle::dxp::message::EndReason;
+    use rafle::eval::HandCrafted;
     use rafle::game::Game;
     use rafle::search::{Engine, Limits, Mode, Root, SearchControl};
 
     let (rafle, address) = Rafle::listen(&["--depth", "1", "--games", "2"]);
     let mut remote = RemoteEngine::new(&address, "Referee", 1);
-    let local = Engine::<International>::new(16, 1);
+    // Named, as the engine has no default evaluation: the referee's edge is its depth (below).
+    let local = Engine::<International, HandCrafted>::with_evaluator(HandCrafted, 16, 1);
     let limits = Limits {
         // Stronger than the remote engine, so that our side makes the last move (which the
         // remote engine must still be told).

@@ -1,6 +1,7 @@
 //! Search contracts: the FMJD draw rules inside the search (art. 6), endgame knowledge, game-end
 //! scores with their distance, and the engine API's limits.
 
+use rafle::eval::HandCrafted;
 use rafle::game::{DrawCounters, Game};
 use rafle::notation::{fen, text};
 use rafle::position::Position;
@@ -10,8 +11,10 @@ use rafle::search::{Engine, Limits, Mode, Outcome, Root, SearchControl};
 
 type I = International;
 
+/// The hand-crafted evaluation, named (the engine has none by default): these are contracts of
+/// the search, whose positions and depths were chosen with it.
 fn search(root: &Root<I>, depth: u32) -> Outcome<I> {
-    let engine = Engine::<I>::new(16, 1);
+    let engine = Engine::<I, HandCrafted>::with_evaluator(HandCrafted, 16, 1);
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
@@ -109,7 +112,7 @@ fn finds_a_shot() {
 
 #[test]
 fn node_and_depth_limits_are_respected() {
-    let engine = Engine::<I>::new(16, 1);
+    let engine = Engine::<I, HandCrafted>::with_evaluator(HandCrafted, 16, 1);
     let root = Root::new(Position::start());
     let limits = Limits {
         nodes: Some(50_000),
@@ -134,7 +137,7 @@ fn node_and_depth_limits_are_respected() {
 
 #[test]
 fn two_threads_find_a_legal_move() {
-    let engine = Engine::<I>::new(16, 2);
+    let engine = Engine::<I, HandCrafted>::with_evaluator(HandCrafted, 16, 2);
     let root = Root::new(Position::start());
     let limits = Limits {
         depth: Some(9),

@@ -24,7 +24,9 @@
 
 use super::{BookError, BookMove, BuildInfo, encode};
 use crate::core::BitBoard;
+use crate::eval::Eval;
 use crate::moves::Move;
+use crate::player::options::engine_at_most;
 use crate::position::Position;
 use crate::rules::{BitsOf, Rules};
 use crate::score::{KNOWN_WIN, MAX_DISTANCE};
@@ -156,7 +158,7 @@ pub struct Builder<R: Rules> {
     tree: DashMap<u64, Node<R>>,
     root: u64,
     expanded: usize,
-    engines: Mutex<Vec<Engine<R>>>,
+    engines: Mutex<Vec<Engine<R, Eval>>>,
     pool: rayon::ThreadPool,
     /// Build time of earlier runs (resumed books).
     seconds_before: u64,
@@ -318,7 +320,7 @@ impl<R: Rules> Builder<R> {
     }
 
     /// Scores a position with the worker's engine.
-    fn score(&self, engine: &Engine<R>, position: Position<R>) -> Score {
+    fn score(&self, engine: &Engine<R, Eval>, position: Position<R>) -> Score {
         let limits = self.settings.limits();
         let control = SearchControl::new();
         engine
@@ -372,7 +374,9 @@ impl<R: Rules> Builder<R> {
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .pop()
-                    .unwrap_or_else(|| Engine::new(this.settings.hash_mb, 1));
+                    .unwrap_or_else(|| {
+                        engine_at_most::<R>(Eval::default_eval(), 1, this.settings.hash_mb)
+                    });
                 // Every task starts from an empty table, so that a score does not depend on which
                 // worker computed it or what it searched before.
                 engine.new_game();

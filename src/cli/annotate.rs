@@ -8,6 +8,7 @@ use rafle::annotate::html::{self, GameView};
 use rafle::annotate::{self, PositionReview};
 use rafle::game::Game;
 use rafle::notation::pdn::{self, PdnGame};
+use rafle::player::options;
 use rafle::rules::{Rules, Variant};
 use rafle::search::{Engine, Limits, SearchControl};
 use rafle::with_variant;
@@ -156,10 +157,8 @@ fn run_variant<R: Rules>(args: &AnnotateArgs) -> Result<(), String> {
     let limits = limits(args)?;
     let games = read_games::<R>(args)?;
     let eval = rafle::eval::Eval::select(&args.eval, None).map_err(|e| e.to_string())?;
-    let mut engine = Engine::<R, rafle::eval::Eval>::with_evaluator(eval, 0, args.threads as usize);
     let hash = super::checked_hash(args.hash)?;
-    engine
-        .set_hash(hash)
+    let engine = options::engine::<R>(eval, args.threads as usize, hash)
         .map_err(|error| format!("--hash {hash}: {error}"))?;
     let mut checkpoint = match &args.out {
         Some(out) => Some(

@@ -13,6 +13,7 @@ use super::message::{
 use super::record::{Dxp, DxpMove, EndCause, Finish, Record};
 use super::{GameOutcome, Options};
 use crate::core::Color;
+use crate::eval::Eval;
 use crate::notation::{fen, text};
 use crate::player::{Player, Source, Task, Thinking, clock_limits, game_ply};
 use crate::position::Position;
@@ -82,14 +83,14 @@ struct Running {
 /// What of the session a game uses: the engine and the options, and the numbering of searches
 /// (a finished search's result is taken only from the search still expected).
 pub(super) struct Resources<'g> {
-    pub(super) player: &'g Player<Dxp>,
+    pub(super) player: &'g Player<Dxp, Eval>,
     pub(super) options: &'g Options,
     pub(super) search_ids: &'g mut u64,
 }
 
 /// One game in progress.
 struct GameLoop<'g> {
-    player: &'g Player<Dxp>,
+    player: &'g Player<Dxp, Eval>,
     options: &'g Options,
     search_ids: &'g mut u64,
     conn: &'g mut Connection,

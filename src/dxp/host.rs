@@ -11,9 +11,10 @@ use super::message::{
 use super::record::Dxp;
 use super::{GameReport, Options, Role};
 use crate::core::Color;
+use crate::eval::Eval;
 use crate::player::Player;
+use crate::player::options::engine_at_most;
 use crate::position::Position;
-use crate::search;
 use std::time::{Duration, Instant};
 
 /// Minutes on our clock in games without a time control (neither in the request nor `--time`).
@@ -30,7 +31,7 @@ pub(crate) enum SessionEnd {
 
 /// The engine and settings shared by the games of all connections.
 pub(crate) struct Host<'o> {
-    player: Player<Dxp>,
+    player: Player<Dxp, Eval>,
     options: &'o Options,
     /// Games finished so far (all connections).
     pub(crate) games_played: u32,
@@ -40,7 +41,8 @@ pub(crate) struct Host<'o> {
 
 impl<'o> Host<'o> {
     pub(crate) fn new(options: &'o Options, report: &'o mut dyn FnMut(&GameReport)) -> Self {
-        let mut engine = search::Engine::<Dxp>::new(options.hash_mb, options.threads);
+        let mut engine =
+            engine_at_most::<Dxp>(options.eval.clone(), options.threads, options.hash_mb);
         engine.set_ponder(options.ponder);
         let mut player = Player::new(engine);
         player.set_book(options.book.clone().map(|book| (book, options.book_rule)));

@@ -79,6 +79,8 @@ pub struct Options {
     pub threads: usize,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
+    /// The evaluation.
+    pub eval: crate::eval::Eval,
     /// Search on the opponent's time.
     pub ponder: bool,
     /// Opening book: our moves come from it while the position is in it.
@@ -109,6 +111,7 @@ impl Default for Options {
             limits: None,
             threads: crate::player::options::DEFAULT_THREADS,
             hash_mb: crate::player::options::DEFAULT_HASH_MB,
+            eval: crate::eval::Eval::default_eval(),
             ponder: false,
             book: None,
             book_rule: crate::book::BookRule::default(),

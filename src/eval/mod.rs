@@ -101,6 +101,24 @@ impl Eval {
     pub fn default_eval() -> Self {
         Self::select(DEFAULT_EVAL, None).expect("the default evaluation exists")
     }
+
+    /// What a search of variant `R` evaluates with, as the shells log it at start-up: `hand`, the
+    /// shipped weights' name ([`weights_file::EMBEDDED_NAME`]), or other weights by checksum.
+    pub fn name<R: Rules>(&self) -> String {
+        match self {
+            Eval::HandCrafted => "hand".to_string(),
+            Eval::Patterns(_) if !patterns::applies::<R>() => {
+                "hand (the pattern weights are for international draughts)".to_string()
+            }
+            Eval::Patterns(weights) if **weights == *PatternWeights::embedded() => {
+                weights_file::EMBEDDED_NAME.to_string()
+            }
+            Eval::Patterns(weights) => format!(
+                "patterns (weights file, checksum {:016x})",
+                weights_file::checksum(&weights.to_bytes())
+            ),
+        }
+    }
 }
 
 impl Default for Eval {

@@ -31,8 +31,19 @@ const CHECKSUM_BYTES: usize = 8;
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
+/// The name of the shipped weights: a macro, so that the file read and the name logged (and the
+/// tests) cannot disagree.
+macro_rules! embedded_name {
+    () => {
+        "patterns-20261202-b"
+    };
+}
+
+/// The name of the shipped weights (their file in `nets/`), as logs give it.
+pub const EMBEDDED_NAME: &str = embedded_name!();
+
 /// The shipped weights.
-static EMBEDDED: &[u8] = include_bytes!("nets/patterns-20261202-b.bin");
+static EMBEDDED: &[u8] = include_bytes!(concat!("nets/", embedded_name!(), ".bin"));
 
 /// Why a weights file was refused.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

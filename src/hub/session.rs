@@ -52,8 +52,7 @@ pub(crate) fn new_session(params: &Params) -> Result<Box<dyn Session>, TableErro
 /// even the previous size cannot be had again.
 pub(crate) fn fallback_session(params: &Params) -> Box<dyn Session> {
     with_variant!(params.variant, R => {
-        let engine =
-            Engine::<R, Eval>::with_evaluator(params.eval.clone(), params.hash_mb, params.threads);
+        let engine = options::engine_at_most::<R>(params.eval.clone(), params.threads, params.hash_mb);
         session_with::<R>(engine, params)
     })
 }

@@ -12,12 +12,14 @@
 //! reach that FEN (checked when the set is read); without moves the game starts at the FEN, as
 //! in a file of FENs only. `#` starts a comment.
 
+use crate::eval::Eval;
 use crate::moves::Move;
 use crate::notation::{fen, text};
+use crate::player::options::engine_at_most;
 use crate::position::Position;
 use crate::rules::{BitsOf, Rules};
 use crate::score::{self, Score};
-use crate::search::{Engine, Limits, Mode, Root, SearchControl};
+use crate::search::{Limits, Mode, Root, SearchControl};
 use rayon::prelude::*;
 use std::collections::HashSet;
 
@@ -178,7 +180,7 @@ pub fn score_openings<R: Rules>(openings: &[Opening<R>], depth: u32) -> Vec<Scor
     openings
         .par_iter()
         .map_init(
-            || Engine::<R>::new(SCORING_HASH_MB, 1),
+            || engine_at_most::<R>(Eval::default_eval(), 1, SCORING_HASH_MB),
             |engine, opening| {
                 engine.new_game();
                 let root = Root::after_moves(opening.start, &opening.moves);

@@ -11,7 +11,7 @@ pub mod options;
 pub mod skill;
 
 use crate::book::{Book, BookRule, estimated_ply};
-use crate::eval::{Evaluator, HandCrafted};
+use crate::eval::Evaluator;
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::search::{Clock, Engine, Info, Limits, Mode, Outcome, Root, SearchControl};
@@ -100,7 +100,7 @@ impl Thinking {
 }
 
 /// The engine of one variant with its opening book.
-pub struct Player<R: Rules, E: Evaluator<R> = HandCrafted> {
+pub struct Player<R: Rules, E: Evaluator<R>> {
     engine: Arc<Engine<R, E>>,
     book: Option<Arc<Book<R>>>,
     book_rule: Option<BookRule>,

@@ -102,8 +102,12 @@ pub fn load_book<R: Rules>(path: &Path) -> Result<Arc<Book<R>>, OptionError> {
         })
 }
 
-/// An engine with the evaluation, threads and table of the options. The table is asked for
-/// fallibly: the engine's own constructor would settle for less.
+/// The engine of every shell (Hub, `analyze`, `annotate`, `dxp`, `serve`, `book build`,
+/// `openings`, `bench`): the evaluation `eval` (the shell's `eval` option, else
+/// [`Eval::default_eval`]), `threads` search threads and a table of `hash_mb` MiB. The table is
+/// asked for fallibly, so that the shell can say it cannot be had ([`engine_at_most`] settles for
+/// less). The evaluation is logged (`evaluation: patterns-20261202-b`) so that a log says what
+/// played; the tests read it.
 ///
 /// # Errors
 /// When the table cannot be allocated.
@@ -112,7 +116,17 @@ pub fn engine<R: Rules>(
     threads: usize,
     hash_mb: usize,
 ) -> Result<Engine<R, Eval>, TableError> {
+    let name = eval.name::<R>();
     let mut engine = Engine::<R, Eval>::with_evaluator(eval, 0, threads);
     engine.set_hash(hash_mb)?;
+    log::info!("evaluation: {name}");
     Ok(engine)
+}
+
+/// [`engine`] for a shell with no one to tell that its table cannot be had (a DXP peer, the
+/// workers of `book build`, `openings` and `bench`, the Hub's last resort): the largest table the
+/// system gives up to `hash_mb` MiB, with a warning when it is less.
+pub fn engine_at_most<R: Rules>(eval: Eval, threads: usize, hash_mb: usize) -> Engine<R, Eval> {
+    log::info!("evaluation: {}", eval.name::<R>());
+    Engine::<R, Eval>::with_evaluator(eval, hash_mb, threads)
 }

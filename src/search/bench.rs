@@ -4,9 +4,10 @@
 //! count is a refactoring; a change that alters it says so in its commit message (`Bench: N`)
 //! and pins the new count in `tests/bench.rs`.
 
-use super::{Engine, Limits, Mode, Root, SearchControl};
+use super::{Limits, Mode, Root, SearchControl};
 use crate::eval::{Eval, Evaluator};
 use crate::notation::fen;
+use crate::player::options::engine_at_most;
 use crate::position::Position;
 use crate::rules::International;
 use std::time::Instant;
@@ -89,7 +90,7 @@ pub fn bench_with(depth: u32, eval: &Eval, verbose: bool) -> Result<(u64, f64), 
     for (index, text) in BENCH_POSITIONS.iter().enumerate() {
         let position: Position<International> =
             fen::parse(text).map_err(|e| format!("bench position {}: {e}", index + 1))?;
-        let engine = Engine::<International, Eval>::with_evaluator(eval.clone(), BENCH_HASH_MB, 1);
+        let engine = engine_at_most::<International>(eval.clone(), 1, BENCH_HASH_MB);
         let limits = Limits {
             depth: Some(depth),
             ..Limits::default()

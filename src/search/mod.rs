@@ -15,7 +15,7 @@ pub mod params;
 mod pvs;
 pub mod time;
 
-use crate::eval::{Evaluator, HandCrafted};
+use crate::eval::Evaluator;
 use crate::game::{DrawCounters, Game};
 use crate::moves::Move;
 use crate::position::Position;
@@ -231,8 +231,10 @@ pub struct Outcome<R: Rules> {
     pub pv: Vec<Move<BitsOf<R>>>,
 }
 
-/// The engine: a transposition table, an evaluator and a thread count, for one variant.
-pub struct Engine<R: Rules, E: Evaluator<R> = HandCrafted> {
+/// The engine: a transposition table, an evaluator and a thread count, for one variant. The
+/// evaluator has no default, so that no shell gets one it did not name: shells build theirs with
+/// [`crate::player::options::engine`].
+pub struct Engine<R: Rules, E: Evaluator<R>> {
     table: Arc<TranspositionTable>,
     evaluator: E,
     threads: usize,
@@ -242,19 +244,6 @@ pub struct Engine<R: Rules, E: Evaluator<R> = HandCrafted> {
     /// the next move of the game starts with what this one learnt.
     histories: Mutex<Vec<Box<HistoryTable>>>,
     rules: std::marker::PhantomData<R>,
-}
-
-impl<R: Rules> Engine<R, HandCrafted> {
-    /// An engine with the hand-crafted evaluation.
-    pub fn new(hash_mb: usize, threads: usize) -> Self {
-        Self::with_evaluator(HandCrafted, hash_mb, threads)
-    }
-}
-
-impl<R: Rules> Default for Engine<R, HandCrafted> {
-    fn default() -> Self {
-        Self::new(DEFAULT_HASH_MB, 1)
-    }
 }
 
 impl<R: Rules, E: Evaluator<R>> Engine<R, E> {

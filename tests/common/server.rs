@@ -4,6 +4,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
 /// What `rafle serve` prints before its address.
@@ -21,10 +22,33 @@ pub struct Server {
 impl Server {
     /// Starts `rafle serve --port 0` and waits for its address.
     pub fn start() -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rafle"))
+        Self::spawn(Command::new(env!("CARGO_BIN_EXE_rafle")).stderr(Stdio::inherit()))
+    }
+
+    /// [`Server::start`] with `RUST_LOG=<filter>`, and its stderr lines on a channel.
+    pub fn start_logged(filter: &str) -> (Server, Receiver<String>) {
+        let mut server = Self::spawn(
+            Command::new(env!("CARGO_BIN_EXE_rafle"))
+                .env("RUST_LOG", filter)
+                .stderr(Stdio::piped()),
+        );
+        let stderr = server.child.stderr.take().expect("stderr");
+        let (sender, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        (server, lines)
+    }
+
+    fn spawn(command: &mut Command) -> Server {
+        let mut child = command
             .args(["serve", "--port", "0"])
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
             .spawn()
             .expect("rafle serve starts");
         let stdout = child.stdout.take().expect("stdout");
