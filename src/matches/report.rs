@@ -325,24 +325,28 @@ fn elo_text(elo: f64) -> String {
     }
 }
 
+/// Two engines' results from the winners of their games in schedule order (for tests).
+#[cfg(test)]
+pub(crate) fn of_winners(names: [&str; 2], winners: &[Option<Color>]) -> Results {
+    let mut results = Results::new(names.iter().map(|name| name.to_string()).collect());
+    let schedule = super::schedule::round_robin(2, winners.len().div_ceil(2), 1);
+    for (pairing, &winner) in schedule.into_iter().zip(winners) {
+        results.add(FinishedGame {
+            pairing,
+            winner,
+            keyword: Some("rules"),
+        });
+    }
+    results
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::matches::schedule::round_robin;
 
     fn results(winners: &[Option<Color>]) -> Results {
-        let mut results = Results::new(vec!["a".to_string(), "b".to_string()]);
-        for (pairing, &winner) in round_robin(2, winners.len().div_ceil(2), 1)
-            .into_iter()
-            .zip(winners)
-        {
-            results.add(FinishedGame {
-                pairing,
-                winner,
-                keyword: Some("rules"),
-            });
-        }
-        results
+        of_winners(["a", "b"], winners)
     }
 
     #[test]

@@ -266,22 +266,10 @@ pub fn record(path: &Path, entry: &Entry) -> Result<(), String> {
 mod tests {
     use super::*;
     use crate::core::Color;
-    use crate::matches::report::FinishedGame;
-    use crate::matches::schedule::round_robin;
+    use crate::matches::report::of_winners;
 
     fn results(winners: &[Option<Color>]) -> Results {
-        let mut results = Results::new(vec!["cand".to_string(), "base".to_string()]);
-        for (pairing, &winner) in round_robin(2, winners.len().div_ceil(2), 1)
-            .into_iter()
-            .zip(winners)
-        {
-            results.add(FinishedGame {
-                pairing,
-                winner,
-                keyword: Some("rules"),
-            });
-        }
-        results
+        of_winners(["cand", "base"], winners)
     }
 
     fn log(path: &Path) -> TestLog {
