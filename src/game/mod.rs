@@ -30,7 +30,8 @@ pub enum GameError {
     #[error("bad start position: {0}")]
     Fen(#[from] FenError),
     /// A move text could not be resolved to a legal move.
-    #[error("move {number} (ply {ply}): {source}")]
+    /// The message counts plies from 1, as a reader of the move list does.
+    #[error("move {number} (ply {}): {source}", .ply + 1)]
     Move {
         /// Index of the move in the list given (0 = the first move played).
         ply: usize,

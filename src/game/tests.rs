@@ -555,7 +555,8 @@ fn from_moves_error_names_the_move_and_keeps_nothing() {
     assert_eq!(current, previous);
     let err = Game::<I>::from_fen_and_moves("B:W31-50:B1-20", ["20-25", "31-27", "nope"])
         .expect_err("malformed");
-    assert!(err.to_string().starts_with("move 2... (ply 2)"), "{err}");
+    // The third move given, Black's second: ply 3 counted from 1.
+    assert!(err.to_string().starts_with("move 2... (ply 3)"), "{err}");
     assert!(matches!(
         Game::<I>::from_fen_and_moves("X:W1", ["32-28"]),
         Err(GameError::Fen(_))
