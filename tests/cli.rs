@@ -32,3 +32,20 @@ fn a_report_ends_quietly_when_its_reader_goes_away() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(status.signal(), Some(libc::SIGPIPE), "{status:?}");
 }
+
+/// A negative time is read as a time and refused with the reason (not clap's "unexpected
+/// argument '-1'"), with exit status 2 like every other bad input.
+#[test]
+fn a_negative_time_is_refused_with_the_reason() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_rafle"))
+        .args(["analyze", "--time", "-1"])
+        .output()
+        .expect("rafle runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("bad time '-1': give seconds > 0"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("unexpected argument"), "{stderr}");
+}

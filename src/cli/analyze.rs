@@ -38,7 +38,12 @@ pub struct AnalyzeArgs {
     #[arg(short, long, conflicts_with_all = ["time", "nodes"], value_parser = clap::value_parser!(u32).range(1..=99))]
     pub depth: Option<u32>,
     /// Search for this many seconds (default 3).
-    #[arg(short = 's', long, conflicts_with = "nodes")]
+    #[arg(
+        short = 's',
+        long,
+        conflicts_with = "nodes",
+        allow_negative_numbers = true
+    )]
     pub time: Option<f64>,
     /// Search this many nodes.
     #[arg(short, long, value_parser = clap::value_parser!(u64).range(1..))]

@@ -35,7 +35,12 @@ pub struct AnnotateArgs {
     #[arg(short, long, conflicts_with_all = ["time", "nodes"], value_parser = clap::value_parser!(u32).range(1..=99))]
     pub depth: Option<u32>,
     /// Search each position for this many seconds (default 1).
-    #[arg(short = 's', long, conflicts_with = "nodes")]
+    #[arg(
+        short = 's',
+        long,
+        conflicts_with = "nodes",
+        allow_negative_numbers = true
+    )]
     pub time: Option<f64>,
     /// Search each position for this many nodes.
     #[arg(short, long, value_parser = clap::value_parser!(u64).range(1..))]

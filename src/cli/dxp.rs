@@ -86,7 +86,7 @@ pub struct DxpArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Search each move this many seconds instead of using the clock.
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub move_time: Option<f64>,
     /// Search threads.
     #[arg(long, default_value_t = DEFAULT_THREADS as u32, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]

@@ -236,6 +236,16 @@ impl Results {
         let Some((elo, paired)) = self.elo(a, b) else {
             return;
         };
+        if elo.elo.is_infinite() {
+            // A score of 0 % or 100 % has no finite Elo and no interval: say so in words.
+            let _ = writeln!(
+                out,
+                "Elo difference: not measurable yet ({first} {} every game; more games are \
+                 needed), draw rate 0.0 %",
+                if elo.elo > 0.0 { "won" } else { "lost" },
+            );
+            return;
+        }
         let _ = writeln!(
             out,
             "Elo difference: {} [{}, {}] (95 %, {}), score {}, LOS {}, draw rate {}",
@@ -364,6 +374,16 @@ mod tests {
             "{summary}"
         );
         assert!(summary.contains("Endings: rules 3"), "{summary}");
+    }
+
+    #[test]
+    fn a_one_sided_result_has_words_not_infinities() {
+        let summary = results(&[Some(Color::Black)]).summary(None);
+        assert!(
+            summary.contains("Elo difference: not measurable yet (a lost every game"),
+            "{summary}"
+        );
+        assert!(!summary.contains("inf"), "{summary}");
     }
 
     #[test]
