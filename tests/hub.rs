@@ -58,6 +58,24 @@ fn handshake_and_parameters() {
     engine.quit();
 }
 
+/// Every `info` line, the first iterations' too, carries `time=` and `nps=`, which GUIs show.
+#[test]
+fn every_info_line_has_time_and_speed() {
+    let mut engine = Engine::start();
+    engine.handshake();
+    engine.send("pos start");
+    engine.send("level depth=8");
+    engine.send("go analyze");
+    let lines = engine.until("done");
+    let infos: Vec<&String> = lines.iter().filter(|l| l.starts_with("info ")).collect();
+    assert!(infos.len() >= 8, "{lines:?}");
+    for info in infos {
+        assert!(value(info, "time").is_some(), "{info}");
+        assert!(value(info, "nps").is_some(), "{info}");
+    }
+    engine.quit();
+}
+
 #[test]
 fn each_limit_type_ends_with_one_done() {
     let mut engine = Engine::start();

@@ -19,10 +19,6 @@ use crate::with_variant;
 use protocol::Line;
 use std::sync::Arc;
 
-/// Timing fields of `info` are left out below these, as in Scan.
-const MIN_TIME_SHOWN: f64 = 0.001;
-const MIN_TIME_FOR_NPS: f64 = 0.01;
-
 /// One variant's engine and game.
 pub(crate) trait Session: Send {
     /// Forgets what the engine learnt (a new game).
@@ -240,10 +236,10 @@ fn info_line<R: Rules>(info: &Info<R>, numbered: bool) -> String {
     }
     args.push(("score", score::to_men(info.score)));
     args.push(("nodes", info.nodes.to_string()));
-    if seconds >= MIN_TIME_SHOWN {
-        args.push(("time", format!("{seconds:.3}")));
-    }
-    if seconds >= MIN_TIME_FOR_NPS {
+    // Every line carries time and speed, the first iterations too: GUIs show them (Scan leaves
+    // them out below 1 and 10 ms, which leaves a GUI's columns empty at the start).
+    args.push(("time", format!("{seconds:.3}")));
+    if seconds > 0.0 {
         args.push(("nps", format!("{:.1}", info.nodes as f64 / seconds / 1e6)));
     }
     let words: Vec<String> = info.pv.iter().map(text::hub::<R>).collect();
