@@ -51,3 +51,12 @@ pub const IIR_MIN_DEPTH: i32 = 4;
 pub const LATE_MOVE_PRUNING_MAX_DEPTH: i32 = 3;
 /// See [`LATE_MOVE_PRUNING_MAX_DEPTH`].
 pub const LATE_MOVE_PRUNING_BASE: usize = 3;
+/// Futility pruning: at this remaining depth or less, a non-PV node without a capture to make
+/// and without a capture threat against it, whose static evaluation plus
+/// [`FUTILITY_MARGIN`] per ply stays at or below alpha, does not search its quiet moves (the
+/// first move, the table move, killers and promotions are still searched). So near the horizon a
+/// quiet move is not expected to win back more than a man per ply; the threat test keeps the
+/// positions where a shot is in the air, whose static evaluation says little.
+pub const FUTILITY_MAX_DEPTH: i32 = 2;
+/// See [`FUTILITY_MAX_DEPTH`]; in centi-men (one man per ply).
+pub const FUTILITY_MARGIN: i32 = 100;

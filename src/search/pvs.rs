@@ -743,6 +743,26 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         self.order_keys(&list, hint, ply, position.side(), &mut keys);
         pick(list.as_mut_slice(), keys.as_mut_slice(), 0);
 
+        // Futility pruning (see FUTILITY_MAX_DEPTH): decided once for the node, applied to its
+        // quiet moves below. As for reverse futility, the cheaper test comes first.
+        let futile = !PV
+            && ply > 0
+            && !is_capture
+            && depth <= FUTILITY_MAX_DEPTH
+            && !score::is_decisive(alpha)
+            && match static_eval {
+                Some(eval) => {
+                    eval + FUTILITY_MARGIN * depth <= alpha && !position.pass().has_capture()
+                }
+                None => {
+                    !position.pass().has_capture() && {
+                        let eval = self.shared.evaluator.evaluate(position);
+                        static_eval = Some(eval);
+                        eval + FUTILITY_MARGIN * depth <= alpha
+                    }
+                }
+            };
+
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = list[0];
@@ -765,6 +785,24 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
                 // the table move (first), and best_score does not change while moves are
                 // skipped.
                 debug_assert!(list[index..].iter().all(|m| !m.is_promotion()));
+                break;
+            }
+            // Futility pruning: a quiet move is not expected to lift this node to alpha. Like
+            // late move pruning, the skipped moves leave best_score as the searched ones set it.
+            if futile
+                && index > 0
+                && !mv.is_promotion()
+                && !hint.matches(&mv)
+                && !self.is_killer(&mv, ply)
+                && !score::is_decisive(best_score)
+            {
+                // Every later move is pruned too: the moves kept (table move, promotions,
+                // killers) are ordered before the others.
+                debug_assert!(
+                    list[index..]
+                        .iter()
+                        .all(|m| !m.is_promotion() && !hint.matches(m) && !self.is_killer(m, ply))
+                );
                 break;
             }
             let child = position.play(&mv);
