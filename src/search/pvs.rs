@@ -1,6 +1,6 @@
 //! Principal variation search: iterative deepening with aspiration windows, PVS with late move
 //! reductions, a quiescence search over the compulsory captures, and move ordering by the table
-//! move, killers and history.
+//! move, killers, counter moves and history.
 
 use super::params::*;
 use super::time::{SCORE_DROP, TimeManager};
@@ -25,18 +25,40 @@ use std::time::{Duration, Instant};
 const KEY_STACK: usize = 1024;
 /// Squares indexable by the history table (bit indices of every geometry are below this).
 const HISTORY_SQUARES: usize = 128;
-/// History scores of quiet moves, by side, origin and destination square.
-pub(super) type HistoryTable = [[[i32; HISTORY_SQUARES]; HISTORY_SQUARES]; 2];
+/// A move's origin and destination square as `from << 8 | to`: the identity of a quiet move,
+/// and the index of the counter-move table.
+type MoveCode = u16;
+/// No move (no square has bit index 255).
+const NO_MOVE: MoveCode = MoveCode::MAX;
+
+#[inline(always)]
+fn move_code<B>(mv: &Move<B>) -> MoveCode {
+    (MoveCode::from(mv.from) << 8) | MoveCode::from(mv.to)
+}
+
+/// What one thread learnt about the quiet moves, carried from one search to the next of the
+/// same game (cleared at a new game).
+pub(super) struct HistoryTable {
+    /// History scores of quiet moves, by side, origin and destination square.
+    scores: [[[i32; HISTORY_SQUARES]; HISTORY_SQUARES]; 2],
+    /// Counter moves: by side to move and the origin and destination of the opponent's last
+    /// move, the quiet reply that last caused a beta cut-off ([`NO_MOVE`]: none yet).
+    counter_moves: [[[MoveCode; HISTORY_SQUARES]; HISTORY_SQUARES]; 2],
+}
 
 /// A history table with no experience.
 pub(super) fn new_history() -> Box<HistoryTable> {
-    Box::new([[[0; HISTORY_SQUARES]; HISTORY_SQUARES]; 2])
+    Box::new(HistoryTable {
+        scores: [[[0; HISTORY_SQUARES]; HISTORY_SQUARES]; 2],
+        counter_moves: [[[NO_MOVE; HISTORY_SQUARES]; HISTORY_SQUARES]; 2],
+    })
 }
 
 /// Ages a history table carried over from the previous search: what was learnt a move ago
-/// still orders moves, but the new search soon outweighs it.
+/// still orders moves, but the new search soon outweighs it. Counter moves are kept until
+/// replaced.
 pub(super) fn age_history(history: &mut HistoryTable) {
-    for value in history.iter_mut().flatten().flatten() {
+    for value in history.scores.iter_mut().flatten().flatten() {
         *value /= HISTORY_AGE_DIVISOR;
     }
 }
@@ -46,6 +68,8 @@ const ORDER_TABLE_MOVE: i32 = 1 << 30;
 const ORDER_CAPTURE: i32 = 1 << 28;
 const ORDER_PROMOTION: i32 = 1 << 27;
 const ORDER_KILLER: i32 = 1 << 26;
+/// Above every history score (scaled down when it passes [`HISTORY_LIMIT`], far below this).
+const ORDER_COUNTER_MOVE: i32 = 1 << 25;
 /// Stored in the table's evaluation field when no static evaluation was computed.
 const NO_EVAL: i16 = i16::MIN;
 
@@ -79,11 +103,13 @@ fn table_cut(entry: &Entry, alpha: Score, beta: Score, ply: usize) -> Option<Sco
     settles.then_some(stored)
 }
 
-/// A position in the search with its draw-rule counters.
+/// A position in the search with its draw-rule counters and the move that led to it.
 #[derive(Clone, Copy)]
 struct Node<R: Rules> {
     position: Position<R>,
     counters: DrawCounters<R>,
+    /// [`move_code`] of the opponent's move that led here ([`NO_MOVE`] at the root).
+    previous: MoveCode,
 }
 
 /// State shared by the threads of one search.
@@ -441,6 +467,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             let root = Node {
                 position: *position,
                 counters,
+                previous: NO_MOVE,
             };
             let value = self.search::<true>(&root, depth, alpha, beta, 0, 0);
             if self.stopped {
@@ -739,8 +766,10 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         let next_depth = if list.len() == 1 { depth } else { depth - 1 };
         // Ordered lazily: each move is picked when its turn comes, so a cut-off spares sorting
         // the rest.
+        let side = position.side().index();
+        let counter_move = self.counter_move(side, node.previous);
         let mut keys = OrderKeys::new();
-        self.order_keys(&list, hint, ply, position.side(), &mut keys);
+        self.order_keys(&list, hint, ply, side, counter_move, &mut keys);
         pick(list.as_mut_slice(), keys.as_mut_slice(), 0);
 
         // Futility pruning (see FUTILITY_MAX_DEPTH): decided once for the node, applied to its
@@ -766,7 +795,6 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = list[0];
-        let side = position.side().index();
         for index in 0..list.len() {
             if index > 0 {
                 pick(list.as_mut_slice(), keys.as_mut_slice(), index);
@@ -813,6 +841,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             let child_node = Node {
                 position: child,
                 counters: child_counters,
+                previous: move_code(&mv),
             };
             let key_index = self.push_key(child.hash(), !mv.is_irreversible());
             debug_assert_eq!(key_index + 1, self.key_count);
@@ -842,7 +871,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
                         reduction = reduction.max(least);
                     }
                     // A move that has failed low more often than it cut goes shallower still.
-                    if self.history[side][usize::from(mv.from)][usize::from(mv.to)] < 0 {
+                    if self.history.scores[side][usize::from(mv.from)][usize::from(mv.to)] < 0 {
                         reduction += 1;
                     }
                     reduction = reduction.clamp(0, next_depth - 1);
@@ -889,7 +918,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
                     self.update_pv(ply, mv);
                     if value >= beta {
                         if quiet {
-                            self.reward(&mv, ply, depth, side, &list[..index]);
+                            self.reward(&mv, ply, depth, side, node.previous, &list[..index]);
                         }
                         break;
                     }
@@ -995,6 +1024,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             let child_node = Node {
                 position: child,
                 counters: child_counters,
+                previous: move_code(mv),
             };
             let value = -self.quiescence(&child_node, -beta, -alpha, ply + 1, threat_extensions);
             if self.stopped {
@@ -1025,20 +1055,36 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
         self.killers[ply].iter().any(|k| k.same_as(mv))
     }
 
+    /// The counter move of `side` to the opponent's move `previous` ([`NO_MOVE`]: none).
+    #[inline(always)]
+    fn counter_move(&self, side: usize, previous: MoveCode) -> MoveCode {
+        if previous == NO_MOVE {
+            return NO_MOVE;
+        }
+        self.history.counter_moves[side][usize::from(previous >> 8)][usize::from(previous & 0xFF)]
+    }
+
+    /// A quiet move caused a beta cut-off: it becomes a killer and the counter move to
+    /// `previous`, and the history rewards it and punishes the quiet moves tried before it.
     fn reward(
         &mut self,
         mv: &Move<BitsOf<R>>,
         ply: usize,
         depth: i32,
         side: usize,
+        previous: MoveCode,
         tried: &[Move<BitsOf<R>>],
     ) {
         if !self.killers[ply][0].same_as(mv) {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = *mv;
         }
+        if previous != NO_MOVE {
+            self.history.counter_moves[side][usize::from(previous >> 8)]
+                [usize::from(previous & 0xFF)] = move_code(mv);
+        }
         let bonus = depth * depth;
-        let table = &mut self.history[side];
+        let table = &mut self.history.scores[side];
         table[usize::from(mv.from)][usize::from(mv.to)] += bonus;
         for other in tried {
             if !other.is_capture() {
@@ -1055,16 +1101,17 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
     }
 
     /// The ordering keys of the moves, highest first: table move, then captures (more kings
-    /// first), promotions, killers, and quiet moves by history.
+    /// first), promotions, killers, the counter move, and quiet moves by history.
     fn order_keys(
         &self,
         list: &MoveList<BitsOf<R>>,
         hint: MoveHint,
         ply: usize,
-        side: Color,
+        side: usize,
+        counter_move: MoveCode,
         keys: &mut OrderKeys,
     ) {
-        let history = &self.history[side.index()];
+        let history = &self.history.scores[side];
         for mv in list.iter() {
             keys.push(if hint.matches(mv) {
                 ORDER_TABLE_MOVE
@@ -1076,6 +1123,8 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
                 ORDER_KILLER + 1
             } else if self.killers[ply][1].same_as(mv) {
                 ORDER_KILLER
+            } else if move_code(mv) == counter_move {
+                ORDER_COUNTER_MOVE
             } else {
                 history[usize::from(mv.from)][usize::from(mv.to)]
             });
