@@ -443,32 +443,37 @@ fn stop_on_interrupt<R: Rules>(shared: &WorkerContext<'_, R>, received_all: &Ato
     }
 }
 
-/// Writes the test's line in the test log, if the match keeps one: `finished` when no more games
-/// will be played.
+/// The games a match is judged on: a sequential test's settled pairs (see `Results::settled`),
+/// otherwise every game.
+fn judged(config: &MatchConfig, results: &Results) -> Results {
+    match config.sprt {
+        Some(_) => results.settled(),
+        None => results.clone(),
+    }
+}
+
+/// Writes the test's line in the test log, if the match keeps one: `settled` are the games the
+/// test is judged on ([`judged`]), `finished` when no more games will be played.
 fn write_test_log(
     config: &MatchConfig,
-    results: &Results,
+    settled: &Results,
     finished: bool,
     date: &str,
 ) -> Result<(), String> {
     let (Some(log), Some(pdn)) = (&config.test_log, &config.pdn) else {
         return Ok(());
     };
-    let settled = match config.sprt {
-        Some(_) => results.settled(),
-        None => results.clone(),
-    };
     let id = pdn.file_name().map_or_else(
         || pdn.display().to_string(),
         |name| name.to_string_lossy().into_owned(),
     );
-    let status = Status::of(&settled, config.sprt.as_ref(), finished);
+    let status = Status::of(settled, config.sprt.as_ref(), finished);
     let entry = Entry::new(
         &id,
         &date.replace('.', "-"),
         status,
         &config.conditions.control.to_string(),
-        &settled,
+        settled,
         config.sprt.as_ref(),
         log,
     );
@@ -639,15 +644,17 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
             bar.suspend(|| println!("{line}"));
             bar.inc(1);
             bar.set_message(results.running_score());
+            // Judged once per game, for the SPRT and the test log.
+            let settled = judged(config, &results);
             if let Some(sprt) = &config.sprt
                 && !decided
-                && sprt.decide(results.settled().llr(sprt)).is_some()
+                && sprt.decide(settled.llr(sprt)).is_some()
             {
                 decided = true;
                 shared.stop.store(true, Ordering::Relaxed);
                 bar.suspend(|| println!("SPRT decided: no more games are started"));
             }
-            if let Err(error) = write_test_log(config, &results, decided, &shared.date) {
+            if let Err(error) = write_test_log(config, &settled, decided, &shared.date) {
                 bar.suspend(|| log::warn!("{error}"));
             }
         }
@@ -655,20 +662,17 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
     });
     bar.finish_and_clear();
     // A sequential test is judged on its settled pairs (see `Results::settled`).
-    let judged = match config.sprt {
-        Some(_) => results.settled(),
-        None => results.clone(),
-    };
-    if config.sprt.is_some() && judged.games() < results.games() {
+    let counted = judged(config, &results);
+    if config.sprt.is_some() && counted.games() < results.games() {
         println!(
             "The test counts {} games, the pairs in schedule order up to the first unfinished one; \
              {} later games are in the PDN file only",
-            judged.games(),
-            results.games() - judged.games()
+            counted.games(),
+            results.games() - counted.games()
         );
     }
     let stopped = hub_engine::interrupted() || failure.is_some();
-    if let Err(error) = write_test_log(config, &results, decided || !stopped, &shared.date) {
+    if let Err(error) = write_test_log(config, &counted, decided || !stopped, &shared.date) {
         log::warn!("{error}");
     }
     if hub_engine::interrupted() {
@@ -677,11 +681,11 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
             "Interrupted: {played} of {} games played (the games in progress are dropped)",
             schedule.len()
         );
-        print!("{}", judged.summary(config.sprt.as_ref()));
+        print!("{}", counted.summary(config.sprt.as_ref()));
         println!("{}", resume_hint(config));
         return Err("interrupted".to_string());
     }
-    print!("{}", judged.summary(config.sprt.as_ref()));
+    print!("{}", counted.summary(config.sprt.as_ref()));
     match failure {
         Some(message) => Err(message),
         None => Ok(()),

@@ -327,7 +327,7 @@ fn points_text(points: f64) -> String {
 }
 
 /// An Elo difference with one decimal, `+inf`/`-inf` when unbounded.
-fn elo_text(elo: f64) -> String {
+pub(super) fn elo_text(elo: f64) -> String {
     if elo.is_infinite() {
         if elo > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {

@@ -7,7 +7,7 @@
 //! match's `--pdn`), and writing a test's line replaces its previous line (`running` becomes
 //! `passed`, `failed` or `undecided`). Other lines are kept as they are, comments included.
 
-use super::report::Results;
+use super::report::{self, Results};
 use super::stats::{Sprt, SprtDecision};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -213,12 +213,13 @@ impl Entry {
     }
 }
 
-/// Elo with its sign, one decimal (`+inf`, `-inf` when unbounded).
+/// Elo with its sign, one decimal (unbounded as the summary writes it).
 fn signed(elo: f64) -> String {
-    if elo.is_infinite() {
-        return if elo > 0.0 { "+inf" } else { "-inf" }.to_string();
+    if elo.is_finite() {
+        format!("{elo:+.1}")
+    } else {
+        report::elo_text(elo)
     }
-    format!("{elo:+.1}")
 }
 
 /// Writes `entry` into the log at `path`: replaces the line of the same test, or appends it (with
