@@ -643,7 +643,8 @@ fn a_dxp_engine_plays_through_the_referee() {
 
 /// The strength lab's sequential test: interrupted after a few games and resumed, it ends with
 /// the same games, counts and test-log line as the same test run without a break (a varied
-/// node count keeps every game reproducible), and the log says `running` in between.
+/// node count keeps every game reproducible), and the log says `running` in between. Resumed
+/// from the log line alone (its state file lost with the machine), it ends with the same line.
 #[test]
 fn an_interrupted_test_resumes_to_the_same_counts_and_log_line() {
     let dir = scratch("lab");
@@ -735,6 +736,25 @@ fn an_interrupted_test_resumes_to_the_same_counts_and_log_line() {
         "{midway:?}"
     );
 
+    // The same test on a machine that lost its state file but has the log line (committed).
+    std::fs::create_dir_all(dir.join("lost")).expect("run directory");
+    std::fs::copy(dir.join("split/tests.tsv"), dir.join("lost/tests.tsv")).expect("log copied");
+    let mut lost = args("lost");
+    lost.push("--resume".to_string());
+    let restored = Command::new(RAFLE)
+        .args(&lost)
+        .output()
+        .expect("rafle runs");
+    assert!(restored.status.success(), "{restored:?}");
+    let counted: usize = midway[7].parse().expect("games");
+    assert_eq!(
+        String::from_utf8_lossy(&restored.stdout).contains(&format!(
+            "restored: the state file lacks games 1 to {counted}"
+        )),
+        counted > 0,
+        "{restored:?}"
+    );
+
     let mut resume = args("split");
     resume.push("--resume".to_string());
     let resumed = Command::new(RAFLE)
@@ -748,6 +768,7 @@ fn an_interrupted_test_resumes_to_the_same_counts_and_log_line() {
     // Everything but the date (a run across midnight) is the same.
     assert_eq!(whole_line[2..], split_line[2..]);
     assert_eq!(split_line[12], "tools/sprt cand base");
+    assert_eq!(whole_line[2..], log("lost")[2..]);
 
     // The same games, whatever order they finished in.
     let games = |name: &str| {

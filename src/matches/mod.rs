@@ -452,6 +452,16 @@ fn judged(config: &MatchConfig, results: &Results) -> Results {
     }
 }
 
+/// A test's identity in the test log: the name of its state file (`--pdn`).
+fn test_id(config: &MatchConfig) -> String {
+    config.pdn.as_ref().map_or_else(String::new, |pdn| {
+        pdn.file_name().map_or_else(
+            || pdn.display().to_string(),
+            |name| name.to_string_lossy().into_owned(),
+        )
+    })
+}
+
 /// Writes the test's line in the test log, if the match keeps one: `settled` are the games the
 /// test is judged on ([`judged`]), `finished` when no more games will be played.
 fn write_test_log(
@@ -460,13 +470,10 @@ fn write_test_log(
     finished: bool,
     date: &str,
 ) -> Result<(), String> {
-    let (Some(log), Some(pdn)) = (&config.test_log, &config.pdn) else {
+    let Some(log) = &config.test_log else {
         return Ok(());
     };
-    let id = pdn.file_name().map_or_else(
-        || pdn.display().to_string(),
-        |name| name.to_string_lossy().into_owned(),
-    );
+    let id = test_id(config);
     let status = Status::of(settled, config.sprt.as_ref(), finished);
     let entry = Entry::new(
         &id,
@@ -529,8 +536,17 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
     let (first_engines, names) = start_engines(config)?;
     let mut results = Results::new(names.clone());
     let mut finished = std::collections::HashSet::new();
+    let mut restored = 0;
     if config.resume {
-        for outcome in resumed_games::<R>(config, &schedule, &names)? {
+        let resumed = resumed_games::<R>(config, &schedule, &names)?;
+        let lost = match (&config.test_log, &config.sprt) {
+            (Some(log), Some(_)) => {
+                test_log::restored(&log.path, &test_id(config), &schedule, &resumed)?
+            }
+            _ => Vec::new(),
+        };
+        restored = lost.len();
+        for outcome in lost.into_iter().chain(resumed) {
             finished.insert(outcome.pairing.number);
             results.add(outcome);
         }
@@ -568,6 +584,12 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
             "resumed: {} games already played, {} to play",
             finished.len(),
             pending.len()
+        );
+    }
+    if restored > 0 {
+        println!(
+            "restored: the state file lacks games 1 to {restored}, so their counts come from the \
+             test log's line (their moves are lost)"
         );
     }
     let bar = progress_bar(config.progress, schedule.len(), finished.len());

@@ -7,8 +7,10 @@
 //! match's `--pdn`), and writing a test's line replaces its previous line (`running` becomes
 //! `passed`, `failed` or `undecided`). Other lines are kept as they are, comments included.
 
-use super::report::{self, Results};
+use super::report::{self, FinishedGame, Results};
+use super::schedule::Pairing;
 use super::stats::{Sprt, SprtDecision};
+use crate::core::Color;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -263,6 +265,148 @@ pub fn record(path: &Path, entry: &Entry) -> Result<(), String> {
         .map_err(|error| format!("test log {}: {error}", path.display()))
 }
 
+/// The ending keyword of games whose counts were read back from the test log.
+pub const RESTORED: &str = "restored";
+
+/// The games of a sequential test that its state file (the PDN) lost, rebuilt from the test's
+/// line in the log, so that a test outlives the machine it ran on: the committed line is its
+/// checkpoint. `resumed` are the games the state file still holds.
+///
+/// The log counts the settled pairs `0..S` (pairs in schedule order up to the first unfinished
+/// one), and the state file holds every game from some pair on. The pairs below both, `0..K` with
+/// `K = min(S, first pair in the file)`, are rebuilt: the log's counts less those of the file's
+/// pairs `K..S`. Only their counts are known (W/D/L and pairs by points, all that the test and
+/// its summary read), so they are rebuilt as games of those results in schedule order, with the
+/// ending [`RESTORED`]; their moves are gone. Nothing is rebuilt when the file starts at pair 0.
+///
+/// # Errors
+/// When the log cannot be read, or its line disagrees with the state file or the schedule.
+pub fn restored(
+    log: &Path,
+    id: &str,
+    schedule: &[Pairing],
+    resumed: &[FinishedGame],
+) -> Result<Vec<FinishedGame>, String> {
+    let text = match std::fs::read_to_string(log) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) => return Err(format!("test log {}: {error}", log.display())),
+    };
+    let Some(entry) = text
+        .lines()
+        .filter_map(Entry::parse)
+        .find(|entry| entry.id == id)
+    else {
+        return Ok(Vec::new());
+    };
+    let disagree = |why: &str| format!("test log {}, line {id}: {why}", log.display());
+    let numbers = |text: &str, separator: char| -> Option<Vec<u64>> {
+        text.split(separator)
+            .map(|n| n.trim().parse().ok())
+            .collect()
+    };
+    let (Some(wdl), Some(counts)) = (numbers(&entry.wdl, '-'), numbers(&entry.pairs, ' ')) else {
+        return Err(disagree("unreadable w-d-l or pairs"));
+    };
+    let (Ok([wins, draws, losses]), Ok(mut counts)) =
+        (<[u64; 3]>::try_from(wdl), <[u64; 5]>::try_from(counts))
+    else {
+        return Err(disagree("w-d-l needs three numbers and pairs five"));
+    };
+    let settled_pairs: u64 = counts.iter().sum();
+    if wins + draws + losses != 2 * settled_pairs || entry.games as u64 != 2 * settled_pairs {
+        return Err(disagree("its games are not whole pairs"));
+    }
+    let first_in_file = resumed.iter().map(|game| game.pairing.pair).min();
+    let kept = first_in_file.map_or(settled_pairs, |pair| settled_pairs.min(pair as u64)) as usize;
+    if kept == 0 {
+        return Ok(Vec::new());
+    }
+    // The candidate (engine 0) first: its half-points in each game, by pair.
+    let mut file_pairs: std::collections::BTreeMap<usize, Vec<u8>> = Default::default();
+    for game in resumed {
+        let points = match game.winner {
+            None => 1,
+            Some(winner) if (winner == Color::White) == (game.pairing.white == 0) => 2,
+            Some(_) => 0,
+        };
+        file_pairs
+            .entry(game.pairing.pair)
+            .or_default()
+            .push(points);
+    }
+    let (mut wins, mut losses) = (wins, losses);
+    for pair in kept..settled_pairs as usize {
+        let Some(points) = file_pairs.get(&pair).filter(|points| points.len() == 2) else {
+            return Err(disagree(&format!(
+                "it counts pair {} (games {} and {}), which the state file does not hold whole",
+                pair + 1,
+                2 * pair + 1,
+                2 * pair + 2
+            )));
+        };
+        let bin = usize::from(points[0] + points[1]);
+        let (Some(count), Some(w), Some(l)) = (
+            counts[bin].checked_sub(1),
+            wins.checked_sub(points.iter().filter(|&&p| p == 2).count() as u64),
+            losses.checked_sub(points.iter().filter(|&&p| p == 0).count() as u64),
+        ) else {
+            return Err(disagree("its counts are fewer than the state file's games"));
+        };
+        (counts[bin], wins, losses) = (count, w, l);
+    }
+    // Pairs of 1 point are a draw each or a win and a loss: the wins say how many of which.
+    let split = wins.checked_sub(counts[3] + 2 * counts[4]);
+    let Some(win_loss) =
+        split.filter(|&n| n <= counts[2] && losses == counts[1] + 2 * counts[0] + n)
+    else {
+        return Err(disagree("its w-d-l and pairs do not agree"));
+    };
+    let mut pair_points: Vec<[u8; 2]> = Vec::with_capacity(kept);
+    for (bin, results) in [
+        (0, [0, 0]),
+        (1, [0, 1]),
+        (2, [1, 1]),
+        (3, [2, 1]),
+        (4, [2, 2]),
+    ] {
+        let count = if bin == 2 {
+            counts[2] - win_loss
+        } else {
+            counts[bin]
+        };
+        pair_points.extend(std::iter::repeat_n(results, count as usize));
+    }
+    pair_points.extend(std::iter::repeat_n([2, 0], win_loss as usize));
+    let mut games = Vec::with_capacity(2 * kept);
+    for (pair, points) in pair_points.iter().enumerate() {
+        let pairings = schedule.iter().filter(|p| p.pair == pair);
+        let mut count = 0;
+        for (pairing, &points) in pairings.zip(points) {
+            let candidate = if pairing.white == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let winner = match points {
+                2 => Some(candidate),
+                0 => Some(!candidate),
+                _ => None,
+            };
+            games.push(FinishedGame {
+                pairing: *pairing,
+                winner,
+                keyword: Some(RESTORED),
+            });
+            count += 1;
+        }
+        if count != 2 {
+            return Err(disagree("it counts more pairs than the schedule has"));
+        }
+    }
+    Ok(games)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -325,6 +469,86 @@ mod tests {
         assert_eq!(lines[0], COLUMNS.join("\t"));
         assert_eq!(Entry::parse(lines[1]), Some(done));
         assert_eq!(Entry::parse(lines[2]), Some(other));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A state file that lost its first pairs, or all of them, is made whole again from the log:
+    /// the same W/D/L and pairs by points, whichever pair the file now starts at.
+    #[test]
+    fn lost_games_are_rebuilt_from_the_log_line() {
+        let dir = std::env::temp_dir().join(format!("rafle-restore-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join("tests.tsv");
+        let _ = std::fs::remove_file(&path);
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let (white, black) = (Some(Color::White), Some(Color::Black));
+        // Ten pairs with every kind of result, the 1-point pairs both drawn and won-and-lost.
+        let winners = [
+            white, black, None, None, white, white, black, None, None, white, black, black, white,
+            None, None, None, white, black, None, black,
+        ];
+        let schedule = crate::matches::schedule::round_robin(2, winners.len() / 2, 1);
+        let games: Vec<FinishedGame> = schedule
+            .iter()
+            .zip(winners)
+            .map(|(pairing, winner)| FinishedGame {
+                pairing: *pairing,
+                winner,
+                keyword: Some("rules"),
+            })
+            .collect();
+        let line_of = |results: &Results| {
+            Entry::new(
+                "t.pdn",
+                "2026-12-06",
+                Status::Running,
+                "nodes=20000~10",
+                &results.settled(),
+                Some(&sprt),
+                &log(&path),
+            )
+        };
+        let rebuilt_line = |file: &[FinishedGame]| {
+            let rebuilt = restored(&path, "t.pdn", &schedule, file).expect("restored");
+            assert!(rebuilt.iter().all(|game| game.keyword == Some(RESTORED)));
+            let mut again = Results::new(vec!["cand".to_string(), "base".to_string()]);
+            for game in rebuilt.iter().chain(file) {
+                again.add(*game);
+            }
+            (rebuilt.len(), line_of(&again))
+        };
+        let entry = line_of(&results(&winners));
+        record(&path, &entry).expect("written");
+        assert_eq!(restored(&path, "other.pdn", &schedule, &[]), Ok(Vec::new()));
+        assert_eq!(restored(&path, "t.pdn", &schedule, &games), Ok(Vec::new()));
+        // The file lost everything, then only its first 3 pairs.
+        for lost in [20, 6] {
+            let (rebuilt, line) = rebuilt_line(&games[lost..]);
+            assert_eq!(rebuilt, lost);
+            assert_eq!((&line.wdl, &line.pairs), (&entry.wdl, &entry.pairs));
+        }
+        // A test resumed from the log after 7 pairs, stopped with game 15 (pair 8's first) and
+        // pair 9 finished, then its file lost again: pair 8 is played again, pair 9 kept.
+        let early = line_of(&results(&winners[..14]));
+        record(&path, &early).expect("written");
+        let file = [games[14], games[16], games[17]];
+        let (rebuilt, line) = rebuilt_line(&file);
+        assert_eq!(rebuilt, 14);
+        assert_eq!((&line.wdl, &line.pairs), (&early.wdl, &early.pairs));
+        record(&path, &entry).expect("written");
+        // A log that counts more than the file holds after the first gap is refused.
+        let torn: Vec<FinishedGame> = games[6..]
+            .iter()
+            .copied()
+            .filter(|game| game.pairing.pair != 5)
+            .collect();
+        let refused = restored(&path, "t.pdn", &schedule, &torn).expect_err("refused");
+        assert!(refused.contains("pair 6"), "{refused}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
