@@ -447,3 +447,64 @@ fn frisian_through_the_hub_by_scans_name() {
     );
     engine.quit();
 }
+
+/// Nodes of the last `info` before `done`: the search's whole count.
+fn nodes_of_search(engine: &mut Engine) -> u64 {
+    let lines = engine.until("done");
+    lines
+        .iter()
+        .rev()
+        .find_map(|line| value(line, "nodes"))
+        .and_then(|nodes| nodes.parse().ok())
+        .expect("info lines with nodes")
+}
+
+/// `set-param` applies only what it names: a book setting keeps the transposition table (a
+/// second search of the same position then costs what it costs without the setting in between),
+/// while a real change of evaluation clears it (the search costs what a first one does), and
+/// setting the evaluation in use changes nothing.
+#[test]
+fn set_param_changes_only_what_it_names() {
+    let searches = |between: &[&str]| -> (u64, u64) {
+        let mut engine = Engine::start();
+        engine.handshake();
+        engine.send("pos start");
+        engine.send("level depth=9");
+        engine.send("go analyze");
+        let first = nodes_of_search(&mut engine);
+        for line in between {
+            engine.send(line);
+        }
+        engine.send("pos start");
+        engine.send("level depth=9");
+        engine.send("go analyze");
+        let second = nodes_of_search(&mut engine);
+        engine.quit();
+        (first, second)
+    };
+    let (first, warm) = searches(&[]);
+    assert!(
+        warm < first,
+        "the table helps the second search: {first} then {warm}"
+    );
+    for kept in [
+        "set-param name=book-ply value=6",
+        "set-param name=book-margin value=10",
+        "set-param name=skill value=20",
+        "set-param name=multi-pv value=1",
+        "set-param name=eval value=patterns",
+        "set-param name=hash value=64",
+    ] {
+        assert_eq!(searches(&[kept]).1, warm, "{kept} kept the table");
+    }
+    let (_, cleared) = searches(&["set-param name=eval value=hand"]);
+    let (_, again) = searches(&[
+        "set-param name=eval value=hand",
+        "set-param name=eval value=patterns",
+    ]);
+    assert_ne!(cleared, warm, "another evaluation searches afresh");
+    assert_ne!(
+        again, warm,
+        "a changed evaluation clears the table even when changed back"
+    );
+}

@@ -1,49 +1,7 @@
 //! `rafle hub --help`: the Hub parameters with their types, ranges and defaults, taken from the
 //! `param` lines the Hub announces, so that the two never disagree.
 
-use super::{Params, announced_params};
-
-/// What each parameter does, for people.
-const DESCRIPTIONS: [(&str, &str); 14] = [
-    (
-        "variant",
-        "rules of the game (Scan's names: normal = international)",
-    ),
-    (
-        "book",
-        "play from the opening book while the position is in it",
-    ),
-    (
-        "book-ply",
-        "until this ply, book moves are drawn at random (within book-margin)",
-    ),
-    (
-        "book-margin",
-        "random book moves score within this many centi-men of the best",
-    ),
-    ("book-file", "book file (empty: the variant's shipped book)"),
-    ("ponder", "think on the opponent's time after go ponder"),
-    ("threads", "search threads"),
-    (
-        "hash",
-        "transposition table size in MiB (Scan's tt-size is accepted too)",
-    ),
-    ("eval", "evaluation"),
-    (
-        "eval-file",
-        "weights of the pattern evaluation (empty: the embedded weights)",
-    ),
-    ("egdb-path", "directory of endgame databases (empty: none)"),
-    ("egdb-pieces", "most pieces of the endgame tables loaded"),
-    (
-        "skill",
-        "strength level: 20 is full strength; lower levels search less and choose among near-best moves",
-    ),
-    (
-        "multi-pv",
-        "lines shown by go analyze, each info line saying which (line=N)",
-    ),
-];
+use super::params::{PARAMS, Params};
 
 /// The text after `rafle hub --help`.
 pub fn text() -> String {
@@ -51,7 +9,9 @@ pub fn text() -> String {
         "Hub protocol (Scan 3.1, version 2) on stdin/stdout; see README.md.\n\nParameters \
          (set-param name=NAME value=VALUE, before init):\n",
     );
-    for param in announced_params(&Params::default()) {
+    let defaults = Params::default();
+    for described in PARAMS.iter().filter(|param| param.announced) {
+        let param = described.announced(&defaults);
         let field = |key: &str| {
             param
                 .iter()
@@ -69,10 +29,7 @@ pub fn text() -> String {
             "" => "(empty)".to_string(),
             value => value.to_string(),
         };
-        let description = DESCRIPTIONS
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map_or("", |(_, d)| d);
+        let description = described.help;
         out.push_str(&format!(
             "  {name:<12} {description}\n  {:<12} {range}; default {default}\n",
             ""
@@ -91,8 +48,12 @@ mod tests {
     #[test]
     fn every_parameter_is_described() {
         let text = super::text();
-        for (name, _) in super::DESCRIPTIONS {
-            assert!(text.contains(&format!("  {name} ")), "{name}");
+        for param in super::PARAMS.iter().filter(|param| param.announced) {
+            assert!(
+                text.contains(&format!("  {} ", param.name)),
+                "{}",
+                param.name
+            );
         }
         assert!(text.contains("integer 1..256; default 1"), "{text}");
     }

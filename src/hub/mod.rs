@@ -13,20 +13,16 @@
 //! whatever came before them.
 
 pub mod help;
+mod params;
 pub mod protocol;
 mod session;
 
-use crate::eval::{DEFAULT_EVAL, EVAL_NAMES, Eval};
 use crate::lines::{LineRead, excerpt};
 use crate::player::Thinking;
-use crate::player::options::{
-    DEFAULT_BOOK_MARGIN, DEFAULT_BOOK_PLY, DEFAULT_EGDB_PIECES, DEFAULT_HASH_MB, DEFAULT_THREADS,
-    MAX_BOOK_MARGIN, MAX_BOOK_PLY, MAX_EGDB_PIECES, MAX_LINES, MAX_THREADS,
-};
-use crate::player::skill::{MAX_SKILL, MIN_SKILL};
-use crate::rules::Variant;
+use crate::player::options::DEFAULT_HASH_MB;
 use crate::search::params::MAX_DEPTH;
 use crate::search::{Clock, Limits, Mode};
+use params::{Effect, Params};
 use protocol::{Line, LineError};
 use session::{Session, new_session};
 use std::io::Write;
@@ -42,10 +38,6 @@ pub const MAX_LINE_BYTES: usize = 1 << 20;
 const QUEUED_LINES: usize = 16;
 /// Largest time accepted in `level`, in seconds (about 30 years).
 const MAX_SECONDS: f64 = 1e9;
-/// Range of Scan's `tt-size` parameter (log2 of 16-byte entries), accepted as an alias of `hash`.
-const TT_SIZE_RANGE: std::ops::RangeInclusive<i64> = 16..=30;
-/// Bytes per entry in Scan's `tt-size` convention.
-const SCAN_ENTRY_BYTES: u64 = 16;
 /// Time per move of `go think` and `go ponder` (after `ponder-hit`) when no `level` gave a limit:
 /// Scan would search until `stop`, which a GUI that forgot `level` never sends.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
@@ -80,55 +72,6 @@ impl Output {
             args.push(("detail", crate::lines::excerpt_of(detail, MAX_DETAIL_CHARS)));
         }
         self.line(&protocol::format("error", &args));
-    }
-}
-
-/// Engine parameters, as set by `set-param`.
-#[derive(Clone, Debug)]
-pub(crate) struct Params {
-    pub variant: Variant,
-    pub threads: usize,
-    pub hash_mb: usize,
-    pub ponder: bool,
-    pub book: bool,
-    pub book_ply: u32,
-    pub book_margin: i32,
-    /// Book file; empty for the variant's default (see [`crate::book::default_path`]).
-    pub book_file: String,
-    /// Evaluation name (`eval`) and weights file (`eval-file`, empty for the embedded weights).
-    pub eval_name: String,
-    pub eval_file: String,
-    /// The evaluation they select (kept when a new value fails to load).
-    pub eval: Eval,
-    /// Endgame database directory; empty for none.
-    pub egdb_path: String,
-    /// Most pieces of the endgame tables to load.
-    pub egdb_pieces: u32,
-    /// Strength level (see [`crate::player::skill`]).
-    pub skill: u32,
-    /// Lines of `go analyze` (multi-PV); `info` then says which line it is of.
-    pub multi_pv: u32,
-}
-
-impl Default for Params {
-    fn default() -> Self {
-        Params {
-            variant: Variant::International,
-            threads: DEFAULT_THREADS,
-            hash_mb: DEFAULT_HASH_MB,
-            ponder: false,
-            book: true,
-            book_ply: DEFAULT_BOOK_PLY,
-            book_margin: DEFAULT_BOOK_MARGIN,
-            book_file: String::new(),
-            eval_name: DEFAULT_EVAL.to_string(),
-            eval_file: String::new(),
-            eval: Eval::default_eval(),
-            egdb_path: String::new(),
-            egdb_pieces: DEFAULT_EGDB_PIECES,
-            skill: MAX_SKILL,
-            multi_pv: 1,
-        }
     }
 }
 
@@ -300,97 +243,35 @@ impl Hub {
                 ("author", "The Rafle developers".to_string()),
             ],
         ));
-        let params = announced_params(&self.params);
-        for param in &params {
+        for param in &params::announced(&self.params) {
             self.out.line(&protocol::format("param", param));
         }
         self.out.line("wait");
     }
 
+    /// Sets one parameter and applies only what it changes (see [`params::Effect`]).
     fn set_param(&mut self, line: &Line) -> Result<(), HubError> {
         let name = line
             .value("name")
             .ok_or_else(|| HubError::new("missing name", "set-param needs name=<parameter>"))?;
-        let value = line.value("value").unwrap_or("");
-        let bad = |expected: &str| {
+        let text = line.value("value").unwrap_or("");
+        let Some(param) = params::find(name) else {
+            log::info!("set-param: unknown parameter '{}' ignored", excerpt(name));
+            return Ok(());
+        };
+        let value = param.read(text).map_err(|expected| {
             HubError::new(
                 "bad value",
-                format!("{}: '{}' is not {expected}", excerpt(name), excerpt(value)),
+                format!("{name}: '{}' is not {expected}", excerpt(text)),
             )
-        };
-        let int = |range: std::ops::RangeInclusive<i64>| -> Result<i64, HubError> {
-            value
-                .trim()
-                .parse::<i64>()
-                .ok()
-                .filter(|v| range.contains(v))
-                .ok_or_else(|| bad(&format!("an integer in {}..{}", range.start(), range.end())))
-        };
-        let boolean = || -> Result<bool, HubError> {
-            match value.trim().to_ascii_lowercase().as_str() {
-                "true" | "1" | "on" | "yes" => Ok(true),
-                "false" | "0" | "off" | "no" => Ok(false),
-                _ => Err(bad("true or false")),
-            }
-        };
-        match name {
-            "variant" => {
-                let variant =
-                    Variant::from_name(value.trim()).ok_or_else(|| bad("a known variant"))?;
-                if variant != self.params.variant {
-                    self.params.variant = variant;
-                    self.rebuild = true;
-                }
-            }
-            "threads" => self.params.threads = int(1..=MAX_THREADS as i64)? as usize,
-            "hash" => {
-                self.params.hash_mb = int(1..=max_hash_mb())? as usize;
-                self.rebuild = true;
-            }
-            "tt-size" => {
-                let log2 = int(TT_SIZE_RANGE)?;
-                let megabytes = ((1u64 << log2) * SCAN_ENTRY_BYTES) >> 20;
-                if megabytes > max_hash_mb() as u64 {
-                    return Err(bad(&format!(
-                        "a table this machine can hold ({} MiB at most)",
-                        max_hash_mb()
-                    )));
-                }
-                self.params.hash_mb = megabytes as usize;
-                self.rebuild = true;
-            }
-            "ponder" => self.params.ponder = boolean()?,
-            "book" => self.params.book = boolean()?,
-            "book-ply" => self.params.book_ply = int(0..=MAX_BOOK_PLY.into())? as u32,
-            "book-margin" => self.params.book_margin = int(0..=MAX_BOOK_MARGIN.into())? as i32,
-            "book-file" => self.params.book_file = value.trim().to_string(),
-            "eval" | "eval-file" => {
-                let (eval_name, eval_file) = if name == "eval" {
-                    (value.trim().to_string(), self.params.eval_file.clone())
-                } else {
-                    (self.params.eval_name.clone(), value.trim().to_string())
-                };
-                let file = (!eval_file.is_empty()).then(|| std::path::Path::new(&eval_file));
-                // On error the evaluation in use stays.
-                self.params.eval = Eval::select(&eval_name, file)
-                    .map_err(|e| HubError::new("bad value", format!("{name}: {e}")))?;
-                self.params.eval_name = eval_name;
-                self.params.eval_file = eval_file;
-            }
-            "egdb-path" => {
-                self.params.egdb_path = value.trim().to_string();
-                self.rebuild = true;
-            }
-            "egdb-pieces" => {
-                self.params.egdb_pieces = int(0..=MAX_EGDB_PIECES.into())? as u32;
-                self.rebuild = true;
-            }
-            "skill" => self.params.skill = int(MIN_SKILL.into()..=MAX_SKILL.into())? as u32,
-            "multi-pv" => self.params.multi_pv = int(1..=MAX_LINES.into())? as u32,
-            other => log::info!("set-param: unknown parameter '{}' ignored", excerpt(other)),
-        }
-        if let Some(session) = self.session.as_mut() {
-            session.configure(&self.params);
+        })?;
+        let changed = (param.set)(&mut self.params, &value)
+            .map_err(|why| HubError::new("bad value", format!("{name}: {why}")))?;
+        match (changed, param.effect, self.session.as_mut()) {
+            (false, _, _) => {}
+            (true, Effect::Session, _) => self.rebuild = true,
+            (true, effect, Some(session)) => session.apply(effect, &self.params),
+            (true, _, None) => {}
         }
         Ok(())
     }
@@ -455,85 +336,6 @@ fn has_limit(limits: &Limits) -> bool {
         || limits.move_time.is_some()
         || limits.clock.is_some()
         || limits.infinite
-}
-
-/// The parameters as the `param` lines announce them: name, type, current value and range.
-/// `rafle hub --help` lists them too (with the defaults), from this one place.
-pub(crate) fn announced_params(p: &Params) -> [Vec<(&'static str, String)>; 14] {
-    let names: Vec<&str> = Variant::ALL.iter().map(|v| v.hub_name()).collect();
-    [
-        vec![
-            ("name", "variant".into()),
-            ("value", p.variant.hub_name().into()),
-            ("type", "enum".into()),
-            ("values", names.join(" ")),
-        ],
-        vec![
-            ("name", "book".into()),
-            ("value", p.book.to_string()),
-            ("type", "bool".into()),
-        ],
-        int_param("book-ply", p.book_ply.into(), 0..=MAX_BOOK_PLY.into()),
-        int_param(
-            "book-margin",
-            p.book_margin.into(),
-            0..=MAX_BOOK_MARGIN.into(),
-        ),
-        vec![
-            ("name", "book-file".into()),
-            ("value", p.book_file.clone()),
-            ("type", "string".into()),
-        ],
-        vec![
-            ("name", "ponder".into()),
-            ("value", p.ponder.to_string()),
-            ("type", "bool".into()),
-        ],
-        int_param("threads", p.threads as i64, 1..=MAX_THREADS as i64),
-        int_param("hash", p.hash_mb as i64, 1..=max_hash_mb()),
-        vec![
-            ("name", "eval".into()),
-            ("value", p.eval_name.clone()),
-            ("type", "enum".into()),
-            ("values", EVAL_NAMES.join(" ")),
-        ],
-        vec![
-            ("name", "eval-file".into()),
-            ("value", p.eval_file.clone()),
-            ("type", "string".into()),
-        ],
-        vec![
-            ("name", "egdb-path".into()),
-            ("value", p.egdb_path.clone()),
-            ("type", "string".into()),
-        ],
-        int_param(
-            "egdb-pieces",
-            p.egdb_pieces.into(),
-            0..=MAX_EGDB_PIECES.into(),
-        ),
-        int_param("skill", p.skill.into(), MIN_SKILL.into()..=MAX_SKILL.into()),
-        int_param("multi-pv", p.multi_pv.into(), 1..=MAX_LINES.into()),
-    ]
-}
-
-/// The largest `hash` accepted, in MiB: what this machine can hold.
-fn max_hash_mb() -> i64 {
-    i64::try_from(crate::player::options::max_hash_mb()).unwrap_or(i64::MAX)
-}
-
-fn int_param(
-    name: &str,
-    value: i64,
-    range: std::ops::RangeInclusive<i64>,
-) -> Vec<(&'static str, String)> {
-    vec![
-        ("name", name.to_string()),
-        ("value", value.to_string()),
-        ("type", "int".into()),
-        ("min", range.start().to_string()),
-        ("max", range.end().to_string()),
-    ]
 }
 
 /// Reads a time in seconds, 0 to [`MAX_SECONDS`]. For `time` only, a negative value counts as

@@ -2,7 +2,8 @@
 //! small object-safe trait so that the protocol loop can switch variants at run time. Dynamic
 //! dispatch happens once per protocol command, never inside the search.
 
-use super::{HubError, Output, Params, protocol};
+use super::params::{Effect, Params};
+use super::{HubError, Output, protocol};
 use crate::book::Book;
 use crate::eval::Eval;
 use crate::game::Game;
@@ -23,8 +24,8 @@ use std::sync::Arc;
 pub(crate) trait Session: Send {
     /// Forgets what the engine learnt (a new game).
     fn new_game(&mut self);
-    /// Applies parameters that do not need a new session (threads, ponder, book).
-    fn configure(&mut self, params: &Params);
+    /// Applies what `effect` names of `params` ([`Effect::Session`] needs a new session).
+    fn apply(&mut self, effect: Effect, params: &Params);
     /// Sets the game from a `pos` line; on error the previous game is kept.
     fn set_position(&mut self, line: &Line) -> Result<(), HubError>;
     /// Who won and why, when the current position decides the game (no move to search for).
@@ -67,7 +68,10 @@ fn session_with<R: Rules>(mut engine: Engine<R, Eval>, params: &Params) -> Box<d
         book_source: None,
         lines: 1,
     };
-    session.configure(params);
+    // The engine was built with the evaluation; the rest of the parameters are applied here.
+    for effect in [Effect::Search, Effect::Book, Effect::Skill, Effect::Lines] {
+        session.apply(effect, params);
+    }
     Box::new(session)
 }
 
@@ -120,24 +124,34 @@ impl<R: Rules> Session for VariantSession<R> {
         self.player.engine().new_game();
     }
 
-    fn configure(&mut self, params: &Params) {
-        match self.player.engine_mut() {
-            Some(engine) => {
-                engine.set_threads(params.threads);
-                engine.set_evaluator(params.eval.clone());
-                engine.set_ponder(params.ponder);
+    fn apply(&mut self, effect: Effect, params: &Params) {
+        match effect {
+            Effect::Search | Effect::Eval => {
+                let Some(engine) = self.player.engine_mut() else {
+                    log::warn!("parameters cannot change during a search");
+                    return;
+                };
+                if effect == Effect::Eval {
+                    engine.set_evaluator(params.eval.clone());
+                } else {
+                    engine.set_threads(params.threads);
+                    engine.set_ponder(params.ponder);
+                }
             }
-            None => log::warn!("parameters cannot change during a search"),
+            Effect::Book => {
+                if params.book {
+                    self.load_book(&params.book_file);
+                }
+                let rule = options::book_rule(params.book_ply, params.book_margin);
+                let book = self.book.clone().filter(|_| params.book);
+                self.player.set_book(book.map(|book| (book, rule)));
+            }
+            Effect::Skill => self
+                .player
+                .set_skill(Skill::new(params.skill).unwrap_or_default()),
+            Effect::Lines => self.lines = params.multi_pv as usize,
+            Effect::Session => {}
         }
-        if params.book {
-            self.load_book(&params.book_file);
-        }
-        let rule = options::book_rule(params.book_ply, params.book_margin);
-        let book = self.book.clone().filter(|_| params.book);
-        self.player.set_book(book.map(|book| (book, rule)));
-        self.player
-            .set_skill(Skill::new(params.skill).unwrap_or_default());
-        self.lines = params.multi_pv as usize;
     }
 
     fn set_position(&mut self, line: &Line) -> Result<(), HubError> {
