@@ -121,7 +121,7 @@ impl MoveHint {
 fn fingerprint<B: BitBoard>(captured: B) -> u8 {
     let wide = captured.to_u128();
     let folded = (wide as u64) ^ ((wide >> 64) as u64);
-    (folded.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as u8
+    (folded.wrapping_mul(crate::core::mix::GOLDEN_GAMMA) >> 56) as u8
 }
 
 /// What a probe returns.

@@ -167,10 +167,7 @@ pub struct Builder<R: Rules> {
 
 /// Orders equal priorities by a hash of the position and the seed.
 fn tie_break(hash: u64, seed: u64) -> u64 {
-    let mut z = hash ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::core::mix::mix64(hash ^ seed.wrapping_mul(crate::core::mix::GOLDEN_GAMMA))
 }
 
 impl<R: Rules> Builder<R> {

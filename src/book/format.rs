@@ -109,7 +109,7 @@ pub(super) fn unpack<R: Rules>(packed: &[u8]) -> Option<Position<R>> {
 /// A 64-bit checksum of a byte string (word-wise multiply-rotate; detects truncation and
 /// corruption, not tampering).
 pub(super) fn checksum(bytes: &[u8]) -> u64 {
-    const MULTIPLIER: u64 = 0x9E37_79B9_7F4A_7C15;
+    const MULTIPLIER: u64 = crate::core::mix::GOLDEN_GAMMA;
     let mut hash = bytes.len() as u64;
     let mut chunks = bytes.chunks_exact(8);
     for chunk in &mut chunks {

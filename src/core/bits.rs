@@ -75,7 +75,7 @@ mod tests {
     #[test]
     fn instructions_and_loops_agree() {
         let masks = [0, 1, 0x8000_0000_0000_0001, 0x00F0_0F0F_3C3C_5A5A, u64::MAX];
-        let mut bits = 0x9E37_79B9_7F4A_7C15u64;
+        let mut bits = crate::core::mix::GOLDEN_GAMMA;
         for _ in 0..1000 {
             bits = bits.rotate_left(7).wrapping_mul(0x2545_F491_4F6C_DD1D);
             for &mask in &masks {

@@ -6,6 +6,7 @@ pub mod bits;
 pub mod cache;
 pub mod color;
 pub mod geometry;
+pub mod mix;
 pub mod zobrist;
 
 pub use bitboard::{BitBoard, Bits};

@@ -10,13 +10,7 @@ use super::geometry::TABLE_BITS;
 /// Seed of the key generator. Changing it changes every hash (and so opening-book keys).
 const SEED: u64 = 0x5261_666C_6544_7261; // "RafleDra"
 
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let next = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = next;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (next, z ^ (z >> 31))
-}
+use super::mix::splitmix64;
 
 const fn piece_keys() -> [[u64; TABLE_BITS]; 4] {
     let mut keys = [[0u64; TABLE_BITS]; 4];

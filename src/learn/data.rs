@@ -62,8 +62,8 @@ const ADJUDICATION_SCORE: Score = 700;
 const ADJUDICATION_PLIES: usize = 8;
 /// Positions are recorded from this ply on (after the random opening).
 const FIRST_RECORDED_PLY: usize = 10;
-/// Multiplier mixing the master seed with the game index (an odd 64-bit constant).
-const SEED_MIX: u64 = 0x9E37_79B9_7F4A_7C15;
+/// Multiplier mixing the master seed with the game index.
+const SEED_MIX: u64 = crate::core::mix::GOLDEN_GAMMA;
 
 /// Why a data file cannot be read or written.
 #[derive(Debug, Error)]

@@ -19,6 +19,7 @@
 //! engine is sent `time=<remaining>`, may plan on `time + inc`, and loses when a move takes
 //! longer than that). After the last move of a period (`40/…`) the period's time is added again.
 
+use crate::core::mix::{GOLDEN_GAMMA, splitmix64};
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -193,19 +194,6 @@ impl fmt::Display for TimeControl {
     }
 }
 
-/// The odd constant of SplitMix64 (the fractional part of the golden ratio): spreads consecutive
-/// move numbers over the seed's bits.
-const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
-
-/// SplitMix64's output function (Steele, Lea and Flood, 2014): a well-mixed 64-bit value from any
-/// input, so that node counts of nearby games and moves are unrelated.
-fn splitmix64(input: u64) -> u64 {
-    let mut z = input.wrapping_add(GOLDEN_GAMMA);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The clock of one player in one game.
 #[derive(Clone, Debug)]
 pub struct GameClock {
@@ -293,7 +281,8 @@ impl GameClock {
         if spread == 0 {
             return nodes;
         }
-        let draw = splitmix64(self.seed ^ u64::from(self.moves_made).wrapping_mul(GOLDEN_GAMMA));
+        let (_, draw) =
+            splitmix64(self.seed ^ u64::from(self.moves_made).wrapping_mul(GOLDEN_GAMMA));
         // A uniform fraction in [-1, 1) from the top 53 bits.
         let fraction = (draw >> 11) as f64 / (1u64 << 52) as f64 - 1.0;
         let scaled = nodes as f64 * (1.0 + fraction * f64::from(spread) / 100.0);

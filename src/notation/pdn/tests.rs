@@ -253,7 +253,7 @@ fn from_pdn_gives_the_game_and_its_draw_state() {
 #[test]
 fn random_input_never_panics() {
     const ALPHABET: &[u8] = b"[]{}()\"\\;%$!?.*-x:/0123456789 \n\tKWBGameTyp\xc3\xa9";
-    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut state = crate::core::mix::GOLDEN_GAMMA;
     for _ in 0..3000 {
         let mut bytes = Vec::new();
         state ^= state << 13;
