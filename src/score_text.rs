@@ -70,17 +70,13 @@ pub fn game_over(score: Score) -> String {
 
 /// The score for the side it is for as a player reads it: `+1.25`, `win in 4 moves (7 plies)`,
 /// `loss in 3 moves (6 plies)`, `win (endgame databases or a known ending)`. Counting moves
-/// breaks down at the very end, where the words say what happens instead: `win with the next
-/// move (1 ply)`, `loss to the opponent's next move (1 ply)` (a score given for the side that
-/// just moved), [`game_over`] at no plies at all.
+/// breaks down at the very end, where the words say what happens instead: `loss to the
+/// opponent's next move (1 ply)` (a score given for the side that just moved, which moves no
+/// more), [`game_over`] at no plies at all.
 pub fn for_side_to_move(score: Score) -> String {
     match verdict(score) {
         Verdict::Eval(value) => men(value),
         Verdict::End { plies: 0, .. } => game_over(score),
-        Verdict::End {
-            win: true,
-            plies: 1,
-        } => "win with the next move (1 ply)".to_string(),
         Verdict::End {
             win: false,
             plies: 1,
@@ -149,10 +145,6 @@ mod tests {
         assert_eq!(for_side_to_move(win_in(1)), "win in 1 move (1 ply)");
         assert_eq!(for_side_to_move(loss_in(6)), "loss in 3 moves (6 plies)");
         assert_eq!(for_side_to_move(loss_in(2)), "loss in 1 move (2 plies)");
-        assert_eq!(
-            for_side_to_move(win_in(1)),
-            "win with the next move (1 ply)"
-        );
         assert_eq!(
             for_side_to_move(loss_in(1)),
             "loss to the opponent's next move (1 ply)"
