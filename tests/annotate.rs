@@ -1,6 +1,8 @@
 //! `rafle annotate`: a constructed game with a known blunder gets its marks (and the shot its `!`), pydraughts reads the
-//! annotated PDN back, the HTML page renders in a real browser, and `--resume` keeps the games
-//! already searched.
+//! annotated PDN back, the HTML page renders in a real browser, `--resume` keeps the games
+//! already searched, and on two games of our own every better move scores better than the move
+//! played, endings are worded for people, the page gives the PDN's numbers with their signs, and
+//! every move marked `?!`, `?` or `??` has its diagram.
 
 mod common;
 
