@@ -57,11 +57,30 @@ pub fn men(score: Score) -> String {
     format!("{sign}{}.{:02}", magnitude / 100, magnitude % 100)
 }
 
-/// The score for the side to move as a player reads it: `+1.25`, `win in 4 moves (7 plies)`,
-/// `loss in 3 moves (6 plies)`, `win (endgame databases or a known ending)`.
+/// The end of the game for the side `score` is for, as a player reads it: `won, the game is
+/// over`, `lost, ...`, `drawn, ...` (`score` is the result: [`WIN`], `-WIN` or a draw).
+pub fn game_over(score: Score) -> String {
+    let word = match score.signum() {
+        1 => "won",
+        -1 => "lost",
+        _ => "drawn",
+    };
+    format!("{word}, the game is over")
+}
+
+/// The score for the side it is for as a player reads it: `+1.25`, `win in 4 moves (7 plies)`,
+/// `loss in 3 moves (6 plies)`, `win (endgame databases or a known ending)`. Counting moves
+/// breaks down at the very end, where the words say what happens instead: `loss to the
+/// opponent's next move (1 ply)` (a score given for the side that just moved, which moves no
+/// more), [`game_over`] at no plies at all.
 pub fn for_side_to_move(score: Score) -> String {
     match verdict(score) {
         Verdict::Eval(value) => men(value),
+        Verdict::End { plies: 0, .. } => game_over(score),
+        Verdict::End {
+            win: false,
+            plies: 1,
+        } => "loss to the opponent's next move (1 ply)".to_string(),
         Verdict::End { win, plies } => {
             let word = if win { "win" } else { "loss" };
             // The loser's moves count too: the loser moves plies / 2 times before the end.
@@ -77,15 +96,22 @@ pub fn for_side_to_move(score: Score) -> String {
 
 /// The score, given for `side`, from White's view in the form lidraughts and chess tools read in
 /// PDN comments (`[%eval 0.25]`, `[%eval #4]` when White wins in 4 of White's moves, `#-4` when
-/// Black does).
+/// Black does): [`for_white`] without its plus sign, which those tools do not expect.
 pub fn eval_tag(score: Score, side: Color) -> String {
+    let signed = for_white(score, side);
+    match signed.strip_prefix('+') {
+        Some(unsigned) => unsigned.to_string(),
+        None => signed,
+    }
+}
+
+/// The score, given for `side`, from White's view as people read it beside a move: men with a
+/// sign as [`men`] writes them (`+0.25`, `-1.00`), `#4` when White wins in 4 of White's moves,
+/// `#-4` when Black does.
+pub fn for_white(score: Score, side: Color) -> String {
     let white = if side == Color::White { score } else { -score };
     match verdict(white) {
-        Verdict::Eval(value) => {
-            let sign = if value < 0 { "-" } else { "" };
-            let magnitude = value.unsigned_abs();
-            format!("{sign}{}.{:02}", magnitude / 100, magnitude % 100)
-        }
+        Verdict::Eval(value) => men(value),
         Verdict::End { win, plies } => {
             // `plies` counts from the position of the score: its side moves first.
             let winner_starts = (side == Color::White) == win;
@@ -101,8 +127,7 @@ pub fn eval_tag(score: Score, side: Color) -> String {
                 format!("#-{moves}")
             }
         }
-        Verdict::Known { win: true } => format!("{}.00", KNOWN_WIN / 100),
-        Verdict::Known { win: false } => format!("-{}.00", KNOWN_WIN / 100),
+        Verdict::Known { win } => men(if win { KNOWN_WIN } else { -KNOWN_WIN }),
     }
 }
 
@@ -119,7 +144,23 @@ mod tests {
         assert_eq!(for_side_to_move(win_in(7)), "win in 4 moves (7 plies)");
         assert_eq!(for_side_to_move(win_in(1)), "win in 1 move (1 ply)");
         assert_eq!(for_side_to_move(loss_in(6)), "loss in 3 moves (6 plies)");
-        assert_eq!(for_side_to_move(loss_in(0)), "loss in 0 moves (0 plies)");
+        assert_eq!(for_side_to_move(loss_in(2)), "loss in 1 move (2 plies)");
+        assert_eq!(
+            for_side_to_move(loss_in(1)),
+            "loss to the opponent's next move (1 ply)"
+        );
+        assert_eq!(for_side_to_move(loss_in(0)), "lost, the game is over");
+        assert_eq!(for_side_to_move(win_in(0)), "won, the game is over");
+        assert_eq!(game_over(0), "drawn, the game is over");
+        for plies in 0..=MAX_DISTANCE {
+            for score in [win_in(plies), loss_in(plies)] {
+                assert!(
+                    !for_side_to_move(score).contains(" 0 move"),
+                    "{score}: {}",
+                    for_side_to_move(score)
+                );
+            }
+        }
         assert_eq!(for_side_to_move(KNOWN_WIN - 3), "win (endgame knowledge)");
     }
 
@@ -134,5 +175,21 @@ mod tests {
         assert_eq!(eval_tag(loss_in(2), Color::Black), "#1");
         // Black to move wins in 5 plies: 3 Black moves.
         assert_eq!(eval_tag(win_in(5), Color::Black), "#-3");
+        assert_eq!(eval_tag(0, Color::Black), "0.00");
+        assert_eq!(eval_tag(KNOWN_WIN, Color::Black), "-90.00");
+    }
+
+    #[test]
+    fn people_see_the_tag_with_its_sign() {
+        assert_eq!(for_white(5, Color::White), "+0.05");
+        assert_eq!(for_white(5, Color::Black), "-0.05");
+        assert_eq!(for_white(0, Color::White), "0.00");
+        assert_eq!(for_white(win_in(5), Color::Black), "#-3");
+        for score in [125, -125, 0, 7, win_in(3), loss_in(4), KNOWN_WIN - 2] {
+            for side in [Color::White, Color::Black] {
+                let signed = for_white(score, side);
+                assert_eq!(signed.trim_start_matches('+'), eval_tag(score, side));
+            }
+        }
     }
 }

@@ -1,6 +1,8 @@
 //! `rafle annotate`: a constructed game with a known blunder gets its marks (and the shot its `!`), pydraughts reads the
-//! annotated PDN back, the HTML page renders in a real browser, and `--resume` keeps the games
-//! already searched.
+//! annotated PDN back, the HTML page renders in a real browser, `--resume` keeps the games
+//! already searched, and on two games of our own every better move scores better than the move
+//! played, endings are worded for people, the page gives the PDN's numbers with their signs, and
+//! every move marked `?!`, `?` or `??` has its diagram.
 
 mod common;
 
@@ -247,4 +249,235 @@ fn bad_input_is_a_clear_error() {
         assert!(!ok, "{args:?}");
         assert!(stderr.contains(&expected), "{args:?}: {stderr}");
     }
+}
+
+/// Two games of our own (`rafle match`, Rafle at skill 6 against Rafle at full strength, 20000
+/// nodes a move, from openings of our own), one won by each side: slips of every size, and
+/// endings the review must word for people.
+const SKILL_GAMES: &str = "skill_games.pdn";
+/// A fast review and a slower one: the move played and the better move must compare at both.
+const FAST_DEPTH: &str = "4";
+const SLOW_DEPTH: &str = "6";
+
+/// A PDN text on one line: comments are wrapped at spaces wherever the line length falls.
+fn flat(pdn: &str) -> String {
+    pdn.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The comments of a PDN text, in order.
+fn comments(pdn: &str) -> Vec<String> {
+    flat(pdn)
+        .split('{')
+        .skip(1)
+        .filter_map(|rest| rest.split_once('}').map(|(comment, _)| comment.to_string()))
+        .collect()
+}
+
+/// A score as the review words it, as a number in the order of `rafle::score` (centi-men; a
+/// faster win above a slower one, a slower loss above a faster one).
+fn score_value(text: &str) -> i32 {
+    use rafle::score::{KNOWN_WIN, WIN};
+    let plies = || -> i32 {
+        let (_, inner) = text.rsplit_once('(').expect("a distance in plies");
+        inner
+            .split(' ')
+            .next()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("plies in {text:?}"))
+    };
+    match text {
+        "won, the game is over" => WIN,
+        "lost, the game is over" => -WIN,
+        "drawn, the game is over" => 0,
+        "win (endgame knowledge)" => KNOWN_WIN,
+        "loss (endgame knowledge)" => -KNOWN_WIN,
+        _ if text.starts_with("win ") => WIN - plies(),
+        _ if text.starts_with("loss ") => -WIN + plies(),
+        _ => {
+            let men: f64 = text
+                .parse()
+                .unwrap_or_else(|_| panic!("a score in men: {text:?}"));
+            (men * 100.0).round() as i32
+        }
+    }
+}
+
+/// What a move's comment says: the mover's score, and the better move with its score.
+struct Said {
+    played: String,
+    better: Option<(String, String)>,
+}
+
+fn said(comment: &str) -> Said {
+    let (_, words) = comment
+        .split_once("White: ")
+        .or_else(|| comment.split_once("Black: "))
+        .unwrap_or_else(|| panic!("no mover in {comment:?}"));
+    let end = [
+        "; better ",
+        ", the engine's choice",
+        ", as good as ",
+        ", inaccuracy (",
+        ", mistake (",
+        ", blunder (",
+    ]
+    .iter()
+    .filter_map(|separator| words.find(separator))
+    .min()
+    .unwrap_or(words.len());
+    let better = words.split_once("; better ").map(|(_, rest)| {
+        let (mv, rest) = rest.split_once(" (").expect("the better move's score");
+        let (score, _) = rest.split_once("): ").expect("the better line");
+        (mv.to_string(), score.to_string())
+    });
+    Said {
+        played: words[..end].to_string(),
+        better,
+    }
+}
+
+fn annotate_skill_games(depth: &str, dir: &Path, html: bool) -> (String, Option<String>) {
+    let out = dir.join(format!("skill-{depth}.pdn"));
+    let page = dir.join(format!("skill-{depth}.html"));
+    let mut args = vec![
+        path_text(&common::data_path(SKILL_GAMES)),
+        "--depth".to_string(),
+        depth.to_string(),
+        "-o".to_string(),
+        path_text(&out),
+    ];
+    if html {
+        args.extend(["--html".to_string(), path_text(&page)]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (ok, _, stderr) = annotate(&args);
+    assert!(ok, "{stderr}");
+    let pdn = std::fs::read_to_string(&out).expect("annotated PDN");
+    let html = html.then(|| std::fs::read_to_string(&page).expect("page written"));
+    (pdn, html)
+}
+
+/// The issue: "better X" where X scored no better than the move played, as the comment itself
+/// printed them. Every "better" must now score more, by the margin for evaluations.
+fn check_better_moves(depth: &str) {
+    let dir = scratch(&format!("better-{depth}"));
+    let (pdn, _) = annotate_skill_games(depth, &dir, false);
+    let mut betters = 0;
+    for comment in comments(&pdn) {
+        let said = said(&comment);
+        let played = score_value(&said.played);
+        let Some((mv, score)) = said.better else {
+            continue;
+        };
+        betters += 1;
+        let better = score_value(&score);
+        assert!(
+            better > played,
+            "depth {depth}: {mv} ({score}) is not better than the move played: {comment}"
+        );
+        if !rafle::score::is_decisive(better) && !rafle::score::is_decisive(played) {
+            assert!(
+                better - played >= rafle::annotate::BETTER_MARGIN,
+                "depth {depth}: {mv} is better by less than the margin: {comment}"
+            );
+        }
+    }
+    assert!(betters > 0, "depth {depth}: no better move named in {pdn}");
+    // Endings are worded for people: no "0 moves", and a game's last move says who won.
+    assert!(
+        !pdn.contains(" 0 moves") && !flat(&pdn).contains("(0 plies)"),
+        "{pdn}"
+    );
+    let games: Vec<&str> = pdn.split("[Event ").skip(1).collect();
+    assert_eq!(games.len(), 2);
+    for game in games {
+        let last = comments(game).pop().expect("a commented move");
+        let said = said(&last);
+        assert_eq!(said.played, "won, the game is over", "{last}");
+    }
+}
+
+#[test]
+fn a_better_move_scores_better_fast() {
+    check_better_moves(FAST_DEPTH);
+}
+
+#[test]
+fn a_better_move_scores_better_slower() {
+    check_better_moves(SLOW_DEPTH);
+}
+
+/// Text of the page as written before HTML escaping.
+fn unescape(text: &str) -> String {
+    text.replace("&#39;", "'")
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+}
+
+/// The signed numbers of the page's move list, in order.
+fn page_evals(html: &str) -> Vec<String> {
+    html.split("<span class=\"eval\">")
+        .skip(1)
+        .filter_map(|rest| rest.split_once("</span>").map(|(eval, _)| eval.to_string()))
+        .collect()
+}
+
+#[test]
+fn the_page_and_the_pdn_give_the_same_numbers_and_every_marked_move_a_diagram() {
+    let dir = scratch("same-numbers");
+    let (pdn, html) = annotate_skill_games(FAST_DEPTH, &dir, true);
+    let html = html.expect("page");
+    let tags: Vec<String> = comments(&pdn)
+        .iter()
+        .map(|comment| {
+            let rest = comment.strip_prefix("[%eval ").expect("an eval first");
+            rest.split_once(']').expect("a closed tag").0.to_string()
+        })
+        .collect();
+    let evals = page_evals(&html);
+    assert_eq!(evals.len(), tags.len());
+    for (eval, tag) in evals.iter().zip(&tags) {
+        // The tag is the form tools read, without a plus sign; people see it signed.
+        let signed = match tag.chars().next() {
+            Some('-' | '#') => tag.clone(),
+            _ if tag == "0.00" => tag.clone(),
+            _ => format!("+{tag}"),
+        };
+        assert_eq!(eval, &signed, "page {eval}, PDN {tag}");
+    }
+    // Each diagram's words are the PDN comment's: the score of the move and of the better one.
+    let flat_pdn = flat(&pdn);
+    let boxes: Vec<&str> = html.split("<div class=\"mistake\"").skip(1).collect();
+    for diagram in &boxes {
+        let words = diagram.split_once("<p>").expect("words").1;
+        let better = words.split_once("Better <b>").expect("a better move").1;
+        let (mv, rest) = better.split_once("</b> (").expect("its score");
+        let score = unescape(rest.split_once("): ").expect("its line").0);
+        assert!(
+            flat_pdn.contains(&format!("better {mv} ({score}): ")),
+            "better {mv} ({score}) is not in the PDN"
+        );
+    }
+    // Every move marked ?!, ? or ?? gets a diagram, as the help says.
+    let marked = moves_with_marks(&pdn)
+        .iter()
+        .filter(|word| word.ends_with('?') || word.ends_with("?!"))
+        .count();
+    let dubious = moves_with_marks(&pdn)
+        .iter()
+        .filter(|word| word.ends_with("?!"))
+        .count();
+    assert!(dubious > 0, "no ?! to check: {pdn}");
+    assert_eq!(boxes.len(), marked, "{pdn}");
+    let help = Command::new(env!("CARGO_BIN_EXE_rafle"))
+        .args(["annotate", "--help"])
+        .output()
+        .expect("rafle runs");
+    let help = flat(&String::from_utf8_lossy(&help.stdout));
+    assert!(
+        help.contains("a diagram at every move marked ?!, ? or ?? with the better line"),
+        "{help}"
+    );
 }

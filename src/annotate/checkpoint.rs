@@ -6,7 +6,8 @@
 //!
 //! ```text
 //! game <index> <fingerprint> <positions>
-//! <score> <depth> <second best score, or -> <pv in Hub notation, or ->   (one a position)
+//! <score> <depth> <played move's score, or -> <second best score, or -> <pv in Hub notation, or ->
+//!                                                                 (one line a position)
 //! end
 //! ```
 //!
@@ -24,7 +25,7 @@ use std::path::{Path, PathBuf};
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 /// First line of a checkpoint file.
-const HEADER: &str = "rafle-annotate 2";
+const HEADER: &str = "rafle-annotate 3";
 
 /// The checkpoint file of an output file.
 pub fn path_for(out: &Path) -> PathBuf {
@@ -59,12 +60,15 @@ pub fn record<R: Rules>(index: usize, game: &Game<R>, positions: &[PositionRevie
         } else {
             pv.join(" ")
         };
-        let second = review
-            .second
-            .map_or_else(|| "-".to_string(), |score| score.to_string());
+        let optional = |score: Option<crate::score::Score>| {
+            score.map_or_else(|| "-".to_string(), |s| s.to_string())
+        };
         out.push_str(&format!(
-            "{} {} {second} {pv}\n",
-            review.score, review.depth
+            "{} {} {} {} {pv}\n",
+            review.score,
+            review.depth,
+            optional(review.played),
+            optional(review.second)
         ));
     }
     out.push_str("end\n");
@@ -119,10 +123,12 @@ fn positions_of<R: Rules>(game: &Game<R>, lines: &[String]) -> Option<Vec<Positi
             let mut words = line.split(' ');
             let score = words.next()?.parse().ok()?;
             let depth = words.next()?.parse().ok()?;
-            let second = match words.next()? {
-                "-" => None,
-                text => Some(text.parse().ok()?),
+            let mut optional = || match words.next()? {
+                "-" => Some(None),
+                text => Some(Some(text.parse().ok()?)),
             };
+            let played = optional()?;
+            let second = optional()?;
             let mut pv = Vec::new();
             let mut current = *position;
             for word in words.filter(|w| *w != "-") {
@@ -134,6 +140,7 @@ fn positions_of<R: Rules>(game: &Game<R>, lines: &[String]) -> Option<Vec<Positi
                 score,
                 depth,
                 pv,
+                played,
                 second,
             })
         })

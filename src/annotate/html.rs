@@ -1,5 +1,6 @@
 //! The review as a self-contained HTML page: for each game the move list with marks and scores,
-//! an evaluation graph (SVG) and a board diagram (SVG) at every mistake with the better line.
+//! an evaluation graph (SVG) and a board diagram (SVG) at every move marked `?!`, `?` or `??`
+//! ([`Mark::has_diagram`]) with the better line.
 //! No scripts, fonts or images from elsewhere: the page opens from a file, offline.
 
 use super::{Mark, MoveReview, PositionReview, SCORE_CAP};
@@ -9,6 +10,7 @@ use crate::game::Game;
 use crate::notation::pdn::{PdnResult, Tags};
 use crate::notation::text;
 use crate::rules::Rules;
+use crate::score::Score;
 use crate::score_text;
 use std::fmt::Write;
 
@@ -54,15 +56,27 @@ fn mark_class(mark: Mark) -> (&'static str, &'static str) {
     }
 }
 
-/// The score of a position from White's view, clamped for the graph.
-fn white_view<R: Rules>(game: &Game<R>, ply: usize, review: &PositionReview<R>) -> f64 {
-    let side = game.positions()[ply].side();
-    let score = if side == Color::White {
-        review.score
-    } else {
-        -review.score
-    };
-    f64::from(score.clamp(-SCORE_CAP, SCORE_CAP))
+/// A score given for `side`, from White's view, clamped for the graph.
+fn white_view(score: Score, side: Color) -> f64 {
+    let white = if side == Color::White { score } else { -score };
+    f64::from(white.clamp(-SCORE_CAP, SCORE_CAP))
+}
+
+/// The graph's points, one a position: the first position's score, then each move's score as
+/// its comment gives it.
+fn points<R: Rules>(view: &GameView<'_, R>) -> Vec<f64> {
+    let start = view
+        .positions
+        .first()
+        .map(|review| white_view(review.score, view.game.start().side()));
+    start
+        .into_iter()
+        .chain(
+            view.moves
+                .iter()
+                .map(|review| white_view(review.after, review.position.side())),
+        )
+        .collect()
 }
 
 /// The evaluation graph: White's advantage up, one point a position, marks as dots.
@@ -70,8 +84,6 @@ pub fn graph<R: Rules>(view: &GameView<'_, R>) -> String {
     let mut out = String::new();
     let plot_width = GRAPH_WIDTH - 2.0 * GRAPH_MARGIN;
     let plot_height = GRAPH_HEIGHT - 2.0 * GRAPH_MARGIN;
-    let count = view.positions.len().max(2) - 1;
-    let x = |ply: usize| GRAPH_MARGIN + plot_width * ply as f64 / count as f64;
     let y = |value: f64| GRAPH_MARGIN + plot_height * (0.5 - value / (2.0 * f64::from(SCORE_CAP)));
     let _ = writeln!(
         out,
@@ -99,20 +111,22 @@ pub fn graph<R: Rules>(view: &GameView<'_, R>) -> String {
             y(value) + 4.0
         );
     }
-    let points: Vec<String> = view
-        .positions
+    let values = points(view);
+    let count = values.len().max(2) - 1;
+    let x = |ply: usize| GRAPH_MARGIN + plot_width * ply as f64 / count as f64;
+    let line: Vec<String> = values
         .iter()
         .enumerate()
-        .map(|(ply, review)| format!("{:.1},{:.1}", x(ply), y(white_view(view.game, ply, review))))
+        .map(|(ply, value)| format!("{:.1},{:.1}", x(ply), y(*value)))
         .collect();
     let _ = writeln!(
         out,
         r##"<polyline class="eval-line" points="{}" fill="none" stroke="#2b5797" stroke-width="2"/>"##,
-        points.join(" ")
+        line.join(" ")
     );
     for (ply, review) in view.moves.iter().enumerate() {
         let Some(mark) = review.mark else { continue };
-        let Some(next) = view.positions.get(ply + 1) else {
+        let Some(value) = values.get(ply + 1) else {
             continue;
         };
         let (_, colour) = mark_class(mark);
@@ -120,7 +134,7 @@ pub fn graph<R: Rules>(view: &GameView<'_, R>) -> String {
             out,
             r#"<circle class="mark" cx="{:.1}" cy="{:.1}" r="4" fill="{colour}"><title>{}</title></circle>"#,
             x(ply + 1),
-            y(white_view(view.game, ply + 1, next)),
+            y(*value),
             escape(&format!(
                 "{} {}{}",
                 view.game.move_number_text(ply),
@@ -161,10 +175,7 @@ fn move_list<R: Rules>(out: &mut String, view: &GameView<'_, R>) {
         };
         let symbol = review.mark.map_or("", Mark::symbol);
         let class = review.mark.map_or("", |mark| mark_class(mark).0);
-        let eval = view.positions.get(ply + 1).map_or(String::new(), |next| {
-            let side = review.position.play(&review.played).side();
-            score_text::eval_tag(next.score, side)
-        });
+        let eval = score_text::for_white(review.after, review.position.side());
         let _ = writeln!(
             out,
             r#"<span class="move">{number} <span class="{class}">{}{symbol}</span><span class="eval">{}</span></span>"#,
@@ -180,7 +191,7 @@ fn mistakes<R: Rules>(out: &mut String, view: &GameView<'_, R>, game_index: usiz
         let (Some(mark), Some(line)) = (review.mark, &review.better) else {
             continue;
         };
-        if mark < Mark::Mistake {
+        if !mark.has_diagram() {
             continue;
         }
         let Some(best) = line.first() else { continue };
@@ -202,7 +213,7 @@ fn mistakes<R: Rules>(out: &mut String, view: &GameView<'_, R>, game_index: usiz
             mark.word(),
             crate::score::to_men(review.loss),
             review.position.side(),
-            escape(&score_text::for_side_to_move(review.after)),
+            escape(&review.after_text()),
             escape(&text::pdn(&review.position, best)),
             escape(&score_text::for_side_to_move(review.before)),
             escape(&crate::notation::text::pdn_line(&review.position, line)),

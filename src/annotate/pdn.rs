@@ -2,7 +2,7 @@
 //! and a comment that GUIs show: `[%eval ...]` from White's view after the move, as lidraughts
 //! and chess tools read it, then a short text for people.
 
-use super::{Mark, MoveReview, PositionReview};
+use super::{Mark, MoveReview};
 use crate::game::Game;
 use crate::notation::pdn::{PdnResult, Tags, emit};
 use crate::notation::{fen, text};
@@ -20,16 +20,16 @@ fn comment_text(text: &str) -> String {
     text.replace('}', ")").replace('{', "(")
 }
 
-/// The comment of a reviewed move.
-pub fn move_comment<R: Rules>(review: &MoveReview<R>, next: &PositionReview<R>) -> String {
-    let after_position = review.position.play(&review.played);
-    let eval = score_text::eval_tag(next.score, after_position.side());
+/// The comment of a reviewed move: `[%eval]` and the words both give the move's score from the
+/// search that scored the better move too, so that their numbers compare.
+pub fn move_comment<R: Rules>(review: &MoveReview<R>) -> String {
+    let eval = score_text::eval_tag(review.after, review.position.side());
     let mut words = vec![format!("[%eval {eval}]")];
     let mover = match review.position.side() {
         crate::core::Color::White => "White",
         crate::core::Color::Black => "Black",
     };
-    let after = score_text::for_side_to_move(review.after);
+    let after = review.after_text();
     match &review.better {
         Some(line) => {
             let line_text = crate::notation::text::pdn_line(&review.position, line);
@@ -46,12 +46,20 @@ pub fn move_comment<R: Rules>(review: &MoveReview<R>, next: &PositionReview<R>) 
             ));
         }
         None => {
-            let only = if review.mark == Some(Mark::Good) {
-                ", the only move"
-            } else {
-                ""
+            let choice = match review.choice {
+                // The game is over: what the move was is said.
+                _ if review.ends_game => String::new(),
+                Some(choice) if choice.same_as(&review.played) => match review.mark {
+                    Some(Mark::Good) => ", the engine's choice, the only move".to_string(),
+                    _ => ", the engine's choice".to_string(),
+                },
+                Some(choice) => format!(
+                    ", as good as the engine's choice {}",
+                    text::pdn(&review.position, &choice)
+                ),
+                None => String::new(),
             };
-            words.push(format!("{mover}: {after}, the engine's choice{only}"));
+            words.push(format!("{mover}: {after}{choice}"));
         }
     }
     comment_text(&words.join(" "))
@@ -63,7 +71,6 @@ pub fn write<R: Rules>(
     tags: &Tags,
     result: PdnResult,
     moves: &[MoveReview<R>],
-    positions: &[PositionReview<R>],
     annotator: &str,
 ) -> String {
     let token = result.token::<R>();
@@ -96,8 +103,8 @@ pub fn write<R: Rules>(
             word.push_str(mark.symbol());
         }
         emit(&mut out, &mut line, &word);
-        if let (Some(review), Some(next)) = (review, positions.get(ply + 1)) {
-            let comment = format!("{{{}}}", move_comment(review, next));
+        if let Some(review) = review {
+            let comment = format!("{{{}}}", move_comment(review));
             let mut pieces = comment.split(' ');
             while let Some(piece) = pieces.next() {
                 match pieces.clone().next() {

@@ -57,9 +57,9 @@ pub struct AnnotateArgs {
     /// Write the annotated PDN here (default: standard output).
     #[arg(short, long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// Also write a self-contained HTML page: move list, evaluation graph, a diagram at every
-    /// mistake with the better line.
-    #[arg(long, value_name = "FILE")]
+    /// Also write a self-contained HTML page: move list, evaluation graph, and the diagram of
+    /// every move marked as the help says, with the better line.
+    #[arg(long, value_name = "FILE", help = html_help())]
     pub html: Option<PathBuf>,
     /// Keep the games already searched by an interrupted run with the same --out (its
     /// checkpoint is FILE.progress) and search only the others.
@@ -67,10 +67,22 @@ pub struct AnnotateArgs {
     pub resume: bool,
 }
 
+fn html_help() -> String {
+    format!(
+        "Also write a self-contained HTML page: move list, evaluation graph, and a diagram at \
+         every move marked {} with the better line",
+        annotate::Mark::with_diagram_text()
+    )
+}
+
 fn after_help() -> String {
     format!(
-        "Marks: {}.\nScores are in men (1.00 = one man) for the side that moved; in the PDN, \
-         [%eval] is from White's view, #N a win in N of White's moves, #-N of Black's.",
+        "Each move is scored in the same search as the engine's choice (every move of the \
+         position searched); another move is named better only when it scores {} men more, or \
+         wins, or wins faster, or loses slower.\nMarks: {}.\nScores are in men (1.00 = one \
+         man) for the side that moved; in the PDN, [%eval] is from White's view, #N a win in N \
+         of White's moves, #-N of Black's.",
+        rafle::score::to_men(annotate::BETTER_MARGIN),
         annotate::thresholds_text()
     )
 }
@@ -212,13 +224,12 @@ fn run_variant<R: Rules>(args: &AnnotateArgs) -> Result<(), String> {
         .map(|(game, positions)| annotate::review(&game.game, positions))
         .collect();
     let mut text = String::new();
-    for ((game, positions), moves) in games.iter().zip(&reviews).zip(&moves) {
+    for (game, moves) in games.iter().zip(&moves) {
         text.push_str(&annotate::pdn::write(
             &game.game,
             &game.tags,
             game.result,
             moves,
-            positions,
             ANNOTATOR,
         ));
     }

@@ -163,7 +163,7 @@ pub struct ReviewedMove {
     pub mark: Option<&'static str>,
     /// The mark in words (`blunder`...), if any.
     pub word: Option<&'static str>,
-    /// The score after it, from White's view, as PDN's `%eval` gives it.
+    /// The score after it, from White's view, signed as `rafle annotate`'s page shows it.
     pub eval: String,
 }
 

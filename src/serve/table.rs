@@ -501,7 +501,6 @@ fn review_game<R: Rules>(
         .enumerate()
         .map(|(ply, review)| {
             let (_, first_half) = crate::game::move_number::<R>(game.start().side(), ply);
-            let after = review.position.play(&review.played);
             ReviewedMove {
                 ply: ply + 1,
                 number: if first_half || ply == 0 {
@@ -512,10 +511,7 @@ fn review_game<R: Rules>(
                 text: text::pdn(&review.position, &review.played),
                 mark: review.mark.map(Mark::symbol),
                 word: review.mark.map(Mark::word),
-                eval: positions
-                    .get(ply + 1)
-                    .map(|next| score_text::eval_tag(next.score, after.side()))
-                    .unwrap_or_default(),
+                eval: score_text::for_white(review.after, review.position.side()),
             }
         })
         .collect();
