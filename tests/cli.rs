@@ -49,3 +49,23 @@ fn a_negative_time_is_refused_with_the_reason() {
     );
     assert!(!stderr.contains("unexpected argument"), "{stderr}");
 }
+
+/// CI runs exactly the test command README.md gives a new user (its first `cargo test` line).
+#[test]
+fn ci_runs_the_test_command_of_the_readme() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let ci = std::fs::read_to_string(root.join(".ci/run")).expect(".ci/run");
+    let readme_command = readme
+        .lines()
+        .find(|line| line.starts_with("cargo test"))
+        .and_then(|line| line.split('#').next())
+        .expect("a cargo test line in README.md")
+        .trim();
+    let ci_command = ci
+        .lines()
+        .rfind(|line| !line.trim().is_empty())
+        .expect("a last line in .ci/run")
+        .trim();
+    assert_eq!(readme_command, ci_command);
+}
