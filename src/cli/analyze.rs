@@ -73,8 +73,10 @@ pub struct AnalyzeArgs {
     /// Most pieces of the endgame tables to load.
     #[arg(long, default_value_t = DEFAULT_EGDB_PIECES, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_EGDB_PIECES)))]
     pub egdb_pieces: u32,
-    /// Show this many best lines, each searched with the limit given (the first is the
-    /// single-line search; each next one leaves out the first moves of the ones before).
+    /// Show this many best lines. The limit (--depth, --time or --nodes) is for the whole
+    /// search, not for each line: every depth searches the best line, then the best without its
+    /// first move, and so on. A position with fewer legal moves has fewer lines (the output
+    /// says so).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_LINES)))]
     pub multipv: u32,
 }
@@ -179,6 +181,13 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
             },
         );
         super::multipv::print(&position, &lines);
+        if let Some(note) = super::multipv::fewer_lines_note(
+            position.legal_moves().len(),
+            lines.len(),
+            args.multipv as usize,
+        ) {
+            println!("{note}");
+        }
         return Ok(());
     }
     let control = SearchControl::new();
