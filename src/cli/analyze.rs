@@ -150,15 +150,18 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         println!("not in the book {}", path.display());
     }
     if let Some(dir) = &args.egdb {
-        let egdb = rafle::egdb::open_for_engine::<R>(&dir.to_string_lossy(), args.egdb_pieces);
-        let Some(egdb) = egdb else {
-            return Err(format!("no endgame tables loaded from {}", dir.display()));
-        };
+        if !rafle::egdb::is_supported::<R>() {
+            return Err(format!(
+                "--egdb: the endgame tables are for international draughts, not {}",
+                R::NAME
+            ));
+        }
+        let egdb = super::egdb::open_tables(dir, args.egdb_pieces)?;
         match egdb.probe(&root.position) {
             Some(value) => println!("egdb {}", format!("{value:?}").to_lowercase()),
             None => println!("egdb not in the tables"),
         }
-        engine.set_egdb(Some(egdb));
+        engine.set_egdb(Some(std::sync::Arc::new(egdb)));
     }
     let position = root.position;
     if args.multipv > 1 {
