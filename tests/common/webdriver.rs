@@ -31,8 +31,11 @@ impl Driver {
     /// `rafle_has_chromedriver`).
     pub fn start(width: u32, height: u32) -> Driver {
         let chromium = browser::chromium();
-        let chromedriver = option_env!("RAFLE_TEST_CHROMEDRIVER")
-            .expect("chromedriver was not found when the tests were built (build.rs); README.md says how to install it");
+        let Some(chromedriver) = option_env!("RAFLE_TEST_CHROMEDRIVER") else {
+            panic!(
+                "chromedriver was not found when the tests were built (build.rs): README.md says how to install it"
+            );
+        };
         let port = TcpListener::bind("127.0.0.1:0")
             .and_then(|listener| listener.local_addr())
             .expect("a free port")
