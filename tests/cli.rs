@@ -76,6 +76,10 @@ fn a_missing_egdb_directory_is_an_error() {
         );
         assert!(stderr.contains("rafle egdb build"), "{args:?}: {stderr}");
         assert!(!stderr.contains("without tables"), "{args:?}: {stderr}");
+        assert!(
+            output.stdout.is_empty(),
+            "{args:?}: refused before any output"
+        );
     }
 }
 

@@ -110,6 +110,17 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
     let hash = super::checked_hash(args.hash)?;
     let mut engine = options::engine::<R>(eval, args.threads as usize, hash)
         .map_err(|error| format!("--hash {hash}: {error}"))?;
+    // Opened before anything is printed: a bad directory is bad input, refused first.
+    let egdb = match &args.egdb {
+        Some(_) if !rafle::egdb::is_supported::<R>() => {
+            return Err(format!(
+                "--egdb: the endgame tables are for international draughts, not {}",
+                R::NAME
+            ));
+        }
+        Some(dir) => Some(super::egdb::open_tables(dir, args.egdb_pieces)?),
+        None => None,
+    };
     println!("{}", root.position);
     println!(
         "{} to move, static evaluation {}, draw counters: {}",
@@ -149,14 +160,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         }
         println!("not in the book {}", path.display());
     }
-    if let Some(dir) = &args.egdb {
-        if !rafle::egdb::is_supported::<R>() {
-            return Err(format!(
-                "--egdb: the endgame tables are for international draughts, not {}",
-                R::NAME
-            ));
-        }
-        let egdb = super::egdb::open_tables(dir, args.egdb_pieces)?;
+    if let Some(egdb) = egdb {
         match egdb.probe(&root.position) {
             Some(value) => println!("egdb {}", format!("{value:?}").to_lowercase()),
             None => println!("egdb not in the tables"),
