@@ -111,15 +111,17 @@ fn a_blunder_is_marked() {
 }
 
 #[test]
+#[cfg_attr(
+    not(rafle_has_pydraughts),
+    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts"
+)]
 fn pydraughts_reads_the_annotated_games() {
     let dir = scratch("pydraughts");
     let out = dir.join("review.pdn");
     let input = common::data_path("review.pdn");
     let (ok, _, stderr) = annotate(&[&path_text(&input), "--depth", "4", "-o", &path_text(&out)]);
     assert!(ok, "{stderr}");
-    let Some(python) = common::python_with_pydraughts() else {
-        return;
-    };
+    let python = common::python_with_pydraughts();
     // Each game must replay with pydraughts' own move generator and keep its result.
     let script = r#"
 import sys
@@ -146,6 +148,10 @@ for game in PDNReader(filename=sys.argv[1]).games:
 }
 
 #[test]
+#[cfg_attr(
+    not(rafle_has_chromium),
+    ignore = "needs Chromium: apt-get install chromium chromium-driver"
+)]
 fn the_page_renders_in_a_browser() {
     let dir = scratch("page");
     let page = dir.join("review.html");
@@ -165,9 +171,7 @@ fn the_page_renders_in_a_browser() {
         html.contains("28-23??"),
         "the constructed blunder is on the page"
     );
-    let Some(chromium) = browser::chromium() else {
-        return;
-    };
+    let chromium = browser::chromium();
     let shot = browser::screenshot(&chromium, &page, &dir.join("review.png"), 1000, 1400);
     assert!(shot.colours() > 50, "the screenshot is blank");
     assert!(

@@ -641,11 +641,13 @@ fn dxp_peer_api_plays_a_complete_game() {
 }
 
 #[test]
+#[cfg_attr(
+    not(rafle_has_pydraughts),
+    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts"
+)]
 fn pydraughts_dxp_engine_plays_a_game() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let Some(python) = common::python_with_pydraughts() else {
-        return;
-    };
+    let python = common::python_with_pydraughts();
     let (rafle, address) = Rafle::listen(&["--depth", "2", "--games", "1"]);
     let port = address.rsplit(':').next().expect("a port");
     let output = Command::new(python)

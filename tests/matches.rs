@@ -388,10 +388,43 @@ fn pdn_is_written_game_by_game_and_a_match_resumes_from_it() {
         return;
     }
     let dir = scratch("resume");
+    play_and_resume_a_match(&dir);
+}
+
+/// An independent reader of the PDN: pydraughts.
+#[test]
+#[cfg_attr(
+    not(rafle_has_pydraughts),
+    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts"
+)]
+fn pydraughts_reads_the_pdn_of_a_resumed_match() {
+    let dir = scratch("resume-pydraughts");
+    let pdn = play_and_resume_a_match(&dir);
+    let check = Command::new(common::python_with_pydraughts())
+        .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/match_pdn_check.py"))
+        .arg(&pdn)
+        .output()
+        .expect("python runs");
+    let report = String::from_utf8_lossy(&check.stdout);
+    assert!(
+        check.status.success(),
+        "{report}\n{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+    assert!(report.contains("4 games"), "{report}");
+    assert!(
+        report.contains("rafle: 1 wins, 3 draws, 0 losses"),
+        "{report}"
+    );
+}
+
+/// Plays two games of a match against the mock (an illegal move in the first) with a PDN in
+/// `dir`, then resumes it to four, checking the PDN and the output at each step; returns the PDN.
+fn play_and_resume_a_match(dir: &Path) -> PathBuf {
     let pdn = dir.join("match.pdn");
-    let mock = mock_command(&dir, "illegal");
-    let openings = two_openings(&dir).display().to_string();
-    let logs = logs(&dir);
+    let mock = mock_command(dir, "illegal");
+    let openings = two_openings(dir).display().to_string();
+    let logs = logs(dir);
     let pdn_path = pdn.display().to_string();
     let args = |games: &'static str, resume: bool, swap: bool| {
         let mock = ["--engine", mock.as_str(), "name=mock"];
@@ -482,25 +515,7 @@ fn pdn_is_written_game_by_game_and_a_match_resumes_from_it() {
     let text = std::fs::read_to_string(&pdn).expect("the PDN was written");
     assert_eq!(text.matches("[Event \"rafle match\"]").count(), 4, "{text}");
 
-    // An independent reader: pydraughts.
-    if let Some(python) = common::python_with_pydraughts() {
-        let check = Command::new(python)
-            .arg(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tools/match_pdn_check.py"))
-            .arg(&pdn)
-            .output()
-            .expect("python runs");
-        let report = String::from_utf8_lossy(&check.stdout);
-        assert!(
-            check.status.success(),
-            "{report}\n{}",
-            String::from_utf8_lossy(&check.stderr)
-        );
-        assert!(report.contains("4 games"), "{report}");
-        assert!(
-            report.contains("rafle: 1 wins, 3 draws, 0 losses"),
-            "{report}"
-        );
-    }
+    pdn
 }
 
 #[test]

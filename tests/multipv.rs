@@ -1,5 +1,6 @@
 //! `rafle analyze --multipv N`: N distinct first moves, in score order, the single-line search's
-//! move among them with its score; also with two threads, and with fewer legal moves than N.
+//! move among them with its score; also with two threads, and with fewer legal moves than N (and
+//! the output says why); the help says what the limit is for.
 
 use std::process::Command;
 
@@ -111,5 +112,34 @@ fn fewer_legal_moves_than_lines() {
         .output()
         .expect("rafle runs");
     let count = String::from_utf8_lossy(&legal.stdout).lines().count();
-    assert_eq!(found.len(), count.min(5), "{out}");
+    assert!(
+        count < 5,
+        "the position has too many moves for this test: {count}"
+    );
+    assert_eq!(found.len(), count, "{out}");
+    // The output says why there are fewer lines than asked.
+    assert!(
+        out.contains(&format!(
+            "{count} legal moves in this position: {count} lines instead of 5"
+        )),
+        "{out}"
+    );
+}
+
+#[test]
+fn help_says_the_limit_is_for_the_whole_search() {
+    let output = Command::new(env!("CARGO_BIN_EXE_rafle"))
+        .args(["analyze", "--help"])
+        .output()
+        .expect("rafle runs");
+    let help = String::from_utf8_lossy(&output.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        help.contains(
+            "The limit (--depth, --time or --nodes) is for the whole search, not for each line"
+        ),
+        "{help}"
+    );
 }

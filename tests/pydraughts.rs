@@ -1,8 +1,8 @@
 //! A real Hub client: pydraughts' `HubEngine` plays a complete game against `rafle hub`
 //! (tools/hub_client.py), every move checked by pydraughts' own move generator.
 //!
-//! Needs Python with pydraughts in `tools/.venv` (`.ci/run` creates it). Without it the test is
-//! skipped with a message, unless `RAFLE_REQUIRE_PYDRAUGHTS` is set (as CI does).
+//! Needs Python with pydraughts in `tools/.venv` (`.ci/run` creates it). Without it the tests are
+//! reported as ignored, with the command that installs it (`build.rs`).
 
 mod common;
 
@@ -13,9 +13,7 @@ use std::process::Command;
 /// variant `variant`, the Hub `variant` parameter `hub_variant` (none sent when `None`).
 fn play_through_hub_engine(variant: &str, hub_variant: Option<&str>) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let Some(python) = common::python_with_pydraughts() else {
-        return;
-    };
+    let python = common::python_with_pydraughts();
     let mut command = Command::new(python);
     command.arg(root.join("tools/hub_client.py")).args([
         "--engine",
@@ -41,6 +39,10 @@ fn play_through_hub_engine(variant: &str, hub_variant: Option<&str>) {
 }
 
 #[test]
+#[cfg_attr(
+    not(rafle_has_pydraughts),
+    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts"
+)]
 fn pydraughts_hub_engine_plays_a_game() {
     play_through_hub_engine("standard", None);
 }
@@ -48,6 +50,10 @@ fn pydraughts_hub_engine_plays_a_game() {
 /// pydraughts sends Brazilian and Russian positions in the lidraughts numbering order and moves
 /// numbered from a1 (see src/notation/hub.rs).
 #[test]
+#[cfg_attr(
+    not(rafle_has_pydraughts),
+    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts"
+)]
 fn pydraughts_hub_engine_plays_brazilian_and_russian() {
     play_through_hub_engine("brazilian", Some("brazilian"));
     play_through_hub_engine("russian", Some("russian"));
@@ -56,6 +62,10 @@ fn pydraughts_hub_engine_plays_brazilian_and_russian() {
 /// pydraughts has no Killer rules; every Killer move is also an international move (Killer only
 /// narrows where a king stops), so its international board referees the game.
 #[test]
+#[cfg_attr(
+    not(rafle_has_pydraughts),
+    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts"
+)]
 fn pydraughts_hub_engine_plays_killer() {
     play_through_hub_engine("standard", Some("killer"));
 }
@@ -63,6 +73,10 @@ fn pydraughts_hub_engine_plays_killer() {
 /// pydraughts plays Turkish draughts (all 64 squares, orthogonal moves); it numbers the squares
 /// 1-64 from a8, as Rafle's Turkish board does.
 #[test]
+#[cfg_attr(
+    not(rafle_has_pydraughts),
+    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts"
+)]
 fn pydraughts_hub_engine_plays_turkish() {
     play_through_hub_engine("turkish", Some("turkish"));
 }

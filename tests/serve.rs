@@ -601,10 +601,12 @@ fn bit(number: u32) -> u32 {
 }
 
 #[test]
+#[cfg_attr(
+    not(all(rafle_has_chromium, rafle_has_chromedriver)),
+    ignore = "needs Chromium and chromedriver: apt-get install chromium chromium-driver"
+)]
 fn play_and_analyse_in_a_browser() {
-    let Some(driver) = common::webdriver::Driver::start(WINDOW.0, WINDOW.1) else {
-        return;
-    };
+    let driver = common::webdriver::Driver::start(WINDOW.0, WINDOW.1);
     let server = Server::start();
     driver.goto(&server.url());
     driver.wait_for(

@@ -73,8 +73,10 @@ pub struct AnalyzeArgs {
     /// Most pieces of the endgame tables to load.
     #[arg(long, default_value_t = DEFAULT_EGDB_PIECES, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_EGDB_PIECES)))]
     pub egdb_pieces: u32,
-    /// Show this many best lines, each searched with the limit given (the first is the
-    /// single-line search; each next one leaves out the first moves of the ones before).
+    /// Show this many best lines. The limit (--depth, --time or --nodes) is for the whole
+    /// search, not for each line: every depth searches the best line, then the best without its
+    /// first move, and so on. A position with fewer legal moves has fewer lines (the output
+    /// says so).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_LINES)))]
     pub multipv: u32,
 }
@@ -108,6 +110,17 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
     let hash = super::checked_hash(args.hash)?;
     let mut engine = options::engine::<R>(eval, args.threads as usize, hash)
         .map_err(|error| format!("--hash {hash}: {error}"))?;
+    // Opened before anything is printed: a bad directory is bad input, refused first.
+    let egdb = match &args.egdb {
+        Some(_) if !rafle::egdb::is_supported::<R>() => {
+            return Err(format!(
+                "--egdb: the endgame tables are for international draughts, not {}",
+                R::NAME
+            ));
+        }
+        Some(dir) => Some(super::egdb::open_tables(dir, args.egdb_pieces)?),
+        None => None,
+    };
     println!("{}", root.position);
     println!(
         "{} to move, static evaluation {}, draw counters: {}",
@@ -147,16 +160,12 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         }
         println!("not in the book {}", path.display());
     }
-    if let Some(dir) = &args.egdb {
-        let egdb = rafle::egdb::open_for_engine::<R>(&dir.to_string_lossy(), args.egdb_pieces);
-        let Some(egdb) = egdb else {
-            return Err(format!("no endgame tables loaded from {}", dir.display()));
-        };
+    if let Some(egdb) = egdb {
         match egdb.probe(&root.position) {
             Some(value) => println!("egdb {}", format!("{value:?}").to_lowercase()),
             None => println!("egdb not in the tables"),
         }
-        engine.set_egdb(Some(egdb));
+        engine.set_egdb(Some(std::sync::Arc::new(egdb)));
     }
     let position = root.position;
     if args.multipv > 1 {
@@ -179,6 +188,13 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
             },
         );
         super::multipv::print(&position, &lines);
+        if let Some(note) = super::multipv::fewer_lines_note(
+            position.legal_moves().len(),
+            lines.len(),
+            args.multipv as usize,
+        ) {
+            println!("{note}");
+        }
         return Ok(());
     }
     let control = SearchControl::new();

@@ -1,6 +1,6 @@
 //! `rafle egdb`: build endgame databases, print their statistics, check and probe them.
 
-use clap::{Args, Subcommand};
+use clap::{ArgGroup, Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use rafle::egdb::build::{self, BuildOptions, Built, Progress};
 use rafle::egdb::directory::{load_exact, stats_lines};
@@ -72,9 +72,15 @@ pub struct DirArgs {
 
 /// Arguments of `rafle egdb probe`.
 #[derive(Debug, Args)]
+#[command(group(ArgGroup::new("position").required(true).args(["fen", "positional_fen"])))]
 pub struct ProbeArgs {
-    /// Position as a PDN FEN.
-    pub fen: String,
+    /// Position as a PDN FEN, or a `[FEN "..."]` tag as pasted from a PDN file.
+    #[arg(short, long)]
+    pub fen: Option<String>,
+    /// The position without `--fen`, as this command took it before the others' `--fen`
+    /// (deprecated: it warns).
+    #[arg(value_name = "FEN", hide = true)]
+    pub positional_fen: Option<String>,
     /// Directory of the tables.
     #[arg(long, default_value = DEFAULT_DIR)]
     pub egdb: PathBuf,
@@ -214,14 +220,28 @@ fn run_verify(dir: &Path, max_pieces: u32) -> Result<(), String> {
 }
 
 fn probe(args: &ProbeArgs) -> Result<(), String> {
-    let position = fen::parse::<International>(&args.fen)
-        .map_err(|e| format!("bad FEN '{}': {e}", args.fen))?;
+    let text = match (&args.fen, &args.positional_fen) {
+        (Some(text), _) => text,
+        (None, Some(text)) => {
+            log::warn!(
+                "egdb probe: a FEN without --fen is deprecated; give it as `--fen FEN`, as the \
+                 other commands take it"
+            );
+            text
+        }
+        (None, None) => unreachable!("clap requires one of the two (the group `position`)"),
+    };
+    let position = super::parse_fen_arg::<International>(text)?;
     let pieces = rafle::core::BitBoard::count(position.occupied());
-    let egdb = Egdb::open(&args.egdb, pieces).map_err(|e| e.to_string())?;
+    let egdb = open_tables(&args.egdb, pieces)?;
     let show = |value: Option<rafle::egdb::Wdl>| {
         value.map_or("unknown".to_string(), |v| format!("{v:?}").to_lowercase())
     };
-    println!("{}: {}", args.fen, show(egdb.probe(&position)));
+    println!(
+        "{}: {}",
+        fen::unwrap_tag(text).trim_matches('"'),
+        show(egdb.probe(&position))
+    );
     for mv in position.legal_moves().iter() {
         let child = position.play(mv);
         let value = if rafle::core::BitBoard::is_empty(child.pieces(child.side())) {
@@ -236,4 +256,30 @@ fn probe(args: &ProbeArgs) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// The tables of up to `max_pieces` pieces in `dir`, given as `--egdb DIR`.
+///
+/// # Errors
+/// A message naming the directory when it does not exist, cannot be read or holds no table, and
+/// saying how to build one.
+pub(crate) fn open_tables(dir: &Path, max_pieces: u32) -> Result<Egdb, String> {
+    let shown = dir.display();
+    let build = format!(
+        "build tables with `rafle egdb build --pieces N --out {shown}` (README.md, Endgame \
+         databases), or leave out --egdb"
+    );
+    if !dir.exists() {
+        return Err(format!("--egdb {shown}: no such directory; {build}"));
+    }
+    if !dir.is_dir() {
+        return Err(format!("--egdb {shown}: not a directory; {build}"));
+    }
+    let egdb = Egdb::open(dir, max_pieces).map_err(|e| format!("--egdb {shown}: {e}"))?;
+    if egdb.table_count() == 0 {
+        return Err(format!(
+            "--egdb {shown}: no table of up to {max_pieces} pieces there; {build}"
+        ));
+    }
+    Ok(egdb)
 }

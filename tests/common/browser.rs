@@ -5,8 +5,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-/// Where Debian's `chromium` package puts the browser.
-const CHROMIUM_PATHS: [&str; 2] = ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
 /// Longest a page may take to render before the test fails.
 const RENDER_TIMEOUT: Duration = Duration::from_secs(60);
 /// The flags this sandbox needs (root, no GPU, a closed network; see `.ci/run`).
@@ -22,22 +20,16 @@ pub const FLAGS: [&str; 9] = [
     "--hide-scrollbars",
 ];
 
-/// The Chromium binary. Without it the calling test is skipped with a message, unless
-/// `RAFLE_REQUIRE_CHROMIUM` is set (as CI does, after installing it).
-pub fn chromium() -> Option<PathBuf> {
-    if let Some(path) = CHROMIUM_PATHS
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
-    {
-        return Some(path);
+/// The Chromium binary, as `build.rs` found it. The tests that call this are
+/// `#[cfg_attr(not(rafle_has_chromium), ignore = "...")]`.
+pub fn chromium() -> PathBuf {
+    // Only an ignored test run anyway (`--include-ignored`) gets here without it.
+    match option_env!("RAFLE_TEST_CHROMIUM") {
+        Some(path) => PathBuf::from(path),
+        None => panic!(
+            "Chromium was not found when the tests were built (build.rs): README.md says how to install it"
+        ),
     }
-    assert!(
-        std::env::var_os("RAFLE_REQUIRE_CHROMIUM").is_none(),
-        "chromium is missing: run `apt-get install -y chromium chromium-driver` (as .ci/run does)"
-    );
-    eprintln!("skipped: no chromium (apt-get install -y chromium; .ci/run installs it)");
-    None
 }
 
 /// A decoded RGBA screenshot.
