@@ -9,7 +9,10 @@
 //! Cargo reruns this script (and so rebuilds the crate) when a watched path changes. A missing
 //! path cannot be watched (Cargo would rerun every time), so for a program not found the
 //! directory it would be installed into is watched instead: installing it is noticed by the next
-//! build.
+//! build. The venv is the exception: its directory, `tools/`, also holds the strength lab's test
+//! log, rewritten after every game of a running test, and watching it would rebuild the crate at
+//! every `cargo` command while a test runs. A venv made after the first build is noticed after
+//! `touch build.rs`, which the install command in the tests' reasons and README includes.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -18,8 +21,6 @@ use std::path::{Path, PathBuf};
 const VENV: &str = "tools/.venv";
 /// Its Python.
 const VENV_PYTHON: &str = "bin/python";
-/// The directory that holds the venv: created in it, the venv changes it.
-const VENV_PARENT: &str = "tools";
 /// The import name of pydraughts, a directory in the venv's `site-packages`.
 const PYDRAUGHTS_PACKAGE: &str = "draughts";
 /// Where Debian's `chromium` package (and Ubuntu's older one) put the browser.
@@ -38,18 +39,18 @@ fn main() {
 
     let venv = Path::new(VENV);
     let pydraughts = pydraughts_dir(venv);
-    watch(&match &pydraughts {
-        Some(dir) => dir.clone(),
-        // `pip install` writes under `lib`; a new venv changes its parent directory.
-        None if venv.is_dir() => venv.join("lib"),
-        None => PathBuf::from(VENV_PARENT),
-    });
+    match &pydraughts {
+        Some(dir) => watch(dir),
+        // `pip install` writes under `lib`.
+        None if venv.is_dir() => watch(&venv.join("lib")),
+        None => {}
+    }
     let python = pydraughts.map(|_| absolute(&venv.join(VENV_PYTHON)));
     found(
         "pydraughts",
         python.as_deref(),
         REQUIRE_PYDRAUGHTS,
-        "python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts",
+        "python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts && touch build.rs",
     );
 
     let install_chromium = "apt-get install chromium chromium-driver";

@@ -113,7 +113,7 @@ fn a_blunder_is_marked() {
 #[test]
 #[cfg_attr(
     not(rafle_has_pydraughts),
-    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts"
+    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts && touch build.rs"
 )]
 fn pydraughts_reads_the_annotated_games() {
     let dir = scratch("pydraughts");

@@ -643,7 +643,7 @@ fn dxp_peer_api_plays_a_complete_game() {
 #[test]
 #[cfg_attr(
     not(rafle_has_pydraughts),
-    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts"
+    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts && touch build.rs"
 )]
 fn pydraughts_dxp_engine_plays_a_game() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));

@@ -395,7 +395,7 @@ fn pdn_is_written_game_by_game_and_a_match_resumes_from_it() {
 #[test]
 #[cfg_attr(
     not(rafle_has_pydraughts),
-    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts"
+    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts && touch build.rs"
 )]
 fn pydraughts_reads_the_pdn_of_a_resumed_match() {
     let dir = scratch("resume-pydraughts");

@@ -41,7 +41,7 @@ fn play_through_hub_engine(variant: &str, hub_variant: Option<&str>) {
 #[test]
 #[cfg_attr(
     not(rafle_has_pydraughts),
-    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts"
+    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts && touch build.rs"
 )]
 fn pydraughts_hub_engine_plays_a_game() {
     play_through_hub_engine("standard", None);
@@ -52,7 +52,7 @@ fn pydraughts_hub_engine_plays_a_game() {
 #[test]
 #[cfg_attr(
     not(rafle_has_pydraughts),
-    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts"
+    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts && touch build.rs"
 )]
 fn pydraughts_hub_engine_plays_brazilian_and_russian() {
     play_through_hub_engine("brazilian", Some("brazilian"));
@@ -64,7 +64,7 @@ fn pydraughts_hub_engine_plays_brazilian_and_russian() {
 #[test]
 #[cfg_attr(
     not(rafle_has_pydraughts),
-    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts"
+    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts && touch build.rs"
 )]
 fn pydraughts_hub_engine_plays_killer() {
     play_through_hub_engine("standard", Some("killer"));
@@ -75,7 +75,7 @@ fn pydraughts_hub_engine_plays_killer() {
 #[test]
 #[cfg_attr(
     not(rafle_has_pydraughts),
-    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts"
+    ignore = "needs pydraughts: python3 -m venv tools/.venv && tools/.venv/bin/pip install pydraughts && touch build.rs"
 )]
 fn pydraughts_hub_engine_plays_turkish() {
     play_through_hub_engine("turkish", Some("turkish"));
