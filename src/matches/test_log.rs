@@ -425,18 +425,29 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_test_keeps_one_line_from_running_to_its_verdict() {
-        let dir = std::env::temp_dir().join(format!("rafle-test-log-{}", std::process::id()));
+    /// A directory of this test process's own and the path of a log not yet written in it.
+    fn fresh_log(name: &str) -> (PathBuf, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("temp dir");
         let path = dir.join("tests.tsv");
         let _ = std::fs::remove_file(&path);
-        let sprt = Sprt {
+        (dir, path)
+    }
+
+    /// The lab's bounds.
+    fn lab_sprt() -> Sprt {
+        Sprt {
             elo0: 0.0,
             elo1: 5.0,
             alpha: 0.05,
             beta: 0.05,
-        };
+        }
+    }
+
+    #[test]
+    fn a_test_keeps_one_line_from_running_to_its_verdict() {
+        let (dir, path) = fresh_log("rafle-test-log");
+        let sprt = lab_sprt();
         let early = results(&[Some(Color::White), None]);
         let running = Entry::new(
             "a.pdn",
@@ -476,16 +487,8 @@ mod tests {
     /// the same W/D/L and pairs by points, whichever pair the file now starts at.
     #[test]
     fn lost_games_are_rebuilt_from_the_log_line() {
-        let dir = std::env::temp_dir().join(format!("rafle-restore-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let path = dir.join("tests.tsv");
-        let _ = std::fs::remove_file(&path);
-        let sprt = Sprt {
-            elo0: 0.0,
-            elo1: 5.0,
-            alpha: 0.05,
-            beta: 0.05,
-        };
+        let (dir, path) = fresh_log("rafle-restore");
+        let sprt = lab_sprt();
         let (white, black) = (Some(Color::White), Some(Color::Black));
         // Ten pairs with every kind of result, the 1-point pairs both drawn and won-and-lost.
         let winners = [
