@@ -751,16 +751,21 @@ fn an_interrupted_test_resumes_to_the_same_counts_and_log_line() {
         "{midway:?}"
     );
 
+    // The test of run `name` resumed to its end.
+    let resume = |name: &str| {
+        let mut resumed = args(name);
+        resumed.push("--resume".to_string());
+        let output = Command::new(RAFLE)
+            .args(&resumed)
+            .output()
+            .expect("rafle runs");
+        assert!(output.status.success(), "{output:?}");
+        output
+    };
     // The same test on a machine that lost its state file but has the log line (committed).
     std::fs::create_dir_all(dir.join("lost")).expect("run directory");
     std::fs::copy(dir.join("split/tests.tsv"), dir.join("lost/tests.tsv")).expect("log copied");
-    let mut lost = args("lost");
-    lost.push("--resume".to_string());
-    let restored = Command::new(RAFLE)
-        .args(&lost)
-        .output()
-        .expect("rafle runs");
-    assert!(restored.status.success(), "{restored:?}");
+    let restored = resume("lost");
     let counted: usize = midway[7].parse().expect("games");
     assert_eq!(
         String::from_utf8_lossy(&restored.stdout).contains(&format!(
@@ -770,13 +775,7 @@ fn an_interrupted_test_resumes_to_the_same_counts_and_log_line() {
         "{restored:?}"
     );
 
-    let mut resume = args("split");
-    resume.push("--resume".to_string());
-    let resumed = Command::new(RAFLE)
-        .args(&resume)
-        .output()
-        .expect("rafle runs");
-    assert!(resumed.status.success(), "{resumed:?}");
+    resume("split");
     let (whole_line, split_line) = (log("whole"), log("split"));
     assert_eq!(whole_line[2], "undecided");
     assert_eq!(whole_line[7], "12");
