@@ -21,6 +21,7 @@ fn scratch(name: &str) -> PathBuf {
 
 fn settings(shard: Shard, threads: usize) -> GenSettings {
     GenSettings {
+        first: 0,
         games: GAMES,
         nodes: NODES,
         seed: 7,
@@ -116,4 +117,46 @@ fn bad_shards_are_refused() {
         Shard::parse("1/3").expect("valid"),
         Shard { index: 1, count: 3 }
     );
+}
+
+#[test]
+fn a_game_is_stored_as_move_codes_and_replays_to_its_positions() {
+    use rafle::game::Game;
+    use rafle::position::Position;
+    let settings = settings(Shard::ALL, 1);
+    let block = data::play_game(3, &settings, Eval::HandCrafted);
+    assert!(!block.searched.is_empty(), "a balanced opening: {block:?}");
+    let records = block.records().expect("the game replays");
+    assert!(!records.is_empty() && records.len() <= block.searched.len());
+    for (record, position) in &records {
+        assert!(usize::from(record.ply) >= block.opening.len());
+        assert!(!position.has_capture(), "only quiet positions are kept");
+        assert_eq!(record.side, position.side());
+    }
+
+    // Codes are indices in an order of the rules: every legal move round-trips, and the codes
+    // of a position are 0, 1, 2, ... in (origin, destination, captures) order.
+    let mut game = Game::new(Position::<International>::start());
+    for &code in block
+        .opening
+        .iter()
+        .chain(block.searched.iter().map(|(_, c)| c))
+    {
+        if code == data::NO_MOVE {
+            break;
+        }
+        let legal = game.legal_moves();
+        let mut codes: Vec<u8> = legal
+            .iter()
+            .map(|mv| data::move_code(&game, mv).expect("a legal move has a code"))
+            .collect();
+        for (mv, &c) in legal.iter().zip(&codes) {
+            assert!(data::move_of_code(&game, c).expect("a code").same_as(mv));
+        }
+        codes.sort_unstable();
+        assert_eq!(codes, (0..legal.len() as u8).collect::<Vec<_>>());
+        let mv = data::move_of_code(&game, code).expect("a stored code names a move");
+        game.play(&mv).expect("legal");
+    }
+    assert!(data::move_of_code(&game, 200).is_none());
 }

@@ -8,19 +8,26 @@
 //! shards of a run, [`merge`]d (blocks sorted by game index), are byte for byte the merged
 //! single run.
 //!
+//! A game is stored as its moves and the search's scores, not as positions: a position costs
+//! three bytes instead of 28, so that millions of positions fit in files small enough to commit
+//! (a machine may not come back). The positions are rebuilt by replaying the moves
+//! ([`GameBlock::records`]). A move is stored as its index among the legal moves sorted by
+//! (origin square, destination square, captured squares) ([`move_code`]): an order of the rules,
+//! not of the move generator, so the files outlive changes to it.
+//!
 //! File layout, little-endian:
-//! * header: [`DATA_MAGIC`] (8 bytes), [`DATA_VERSION`] (u32), [`RECORD_BYTES`] (u32);
-//! * block: game index (u64), position count (u32), result (u8: 0 Black won, 1 draw, 2 White
-//!   won), 3 zero bytes, then the positions;
-//! * position ([`RECORD_BYTES`]): white pieces, black pieces, kings (u64 each, bit `s - 1` for
-//!   square `s`), search score for White (i16, centi-men), side to move (u8: 0 White, 1 Black),
-//!   ply (u8, capped at 255).
+//! * header: [`DATA_MAGIC`] (8 bytes), [`DATA_VERSION`] (u32), [`PLY_BYTES`] (u32);
+//! * block: game index (u64), result (u8: 0 Black won, 1 draw, 2 White won), random opening
+//!   plies `r` (u8), searched plies `s` (u16); then `r` move codes (u8); then `s` plies of
+//!   [`PLY_BYTES`]: the search score for White (i16, centi-men) and the code of the move played
+//!   ([`NO_MOVE`] when the game ended after the search: adjudicated, or no move).
 
 use crate::core::{BitBoard, Color, Geometry};
 use crate::eval::{self, Evaluator};
 use crate::game::Game;
-use crate::position::{Position, Setup};
-use crate::rules::{International, Rules};
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::{BitsOf, International, Rules};
 use crate::score::{self, Score};
 use crate::search::{Engine, Limits, Mode, Root, SearchControl};
 use rand::rngs::Xoshiro256PlusPlus;
@@ -37,14 +44,16 @@ type I = International;
 
 /// First bytes of a data file.
 pub const DATA_MAGIC: [u8; 8] = *b"RAFLDATA";
-/// Version of the layout described in the module documentation.
-pub const DATA_VERSION: u32 = 1;
-/// Bytes of one position record.
-pub const RECORD_BYTES: usize = 28;
+/// Version of the layout described in the module documentation (1 stored positions).
+pub const DATA_VERSION: u32 = 2;
+/// Bytes of one searched ply: score (i16) and move code (u8).
+pub const PLY_BYTES: usize = 3;
 /// Bytes of the file header.
 pub const HEADER_BYTES: usize = 16;
 /// Bytes of a game block's header.
-pub const BLOCK_HEADER_BYTES: usize = 16;
+pub const BLOCK_HEADER_BYTES: usize = 12;
+/// The move code of a searched ply after which no move was played.
+pub const NO_MOVE: u8 = u8::MAX;
 
 /// Transposition table of each self-play engine, in MiB (small: a fresh one per game).
 const DATAGEN_HASH_MB: usize = 8;
@@ -82,8 +91,8 @@ pub enum DataError {
     /// A block that does not fit the file.
     #[error("{0}: truncated or corrupt game block")]
     Corrupt(PathBuf),
-    /// A record that is not a legal position.
-    #[error("{path}: game {game}: bad position: {reason}")]
+    /// A game whose moves cannot be replayed.
+    #[error("{path}: game {game}: bad game: {reason}")]
     BadPosition {
         /// The file.
         path: PathBuf,
@@ -110,6 +119,15 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> DataError + '_ {
     }
 }
 
+/// The squares of a set of bits of the board, as bit `s - 1` for square `s`.
+fn squares(set: BitsOf<I>) -> u64 {
+    let mut out = 0u64;
+    for bit in set.iter() {
+        out |= 1 << (<I as Rules>::Geometry::square_of(bit) - 1);
+    }
+    out
+}
+
 /// One recorded position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PositionRecord {
@@ -130,13 +148,6 @@ pub struct PositionRecord {
 impl PositionRecord {
     /// The record of a position.
     pub fn of(position: &Position<I>, white_score: Score, ply: usize) -> Self {
-        let squares = |set: u64| {
-            let mut out = 0u64;
-            for bit in set.iter() {
-                out |= 1 << (<I as Rules>::Geometry::square_of(bit) - 1);
-            }
-            out
-        };
         PositionRecord {
             white: squares(position.pieces(Color::White)),
             black: squares(position.pieces(Color::Black)),
@@ -144,57 +155,6 @@ impl PositionRecord {
             score: white_score.clamp(i16::MIN.into(), i16::MAX.into()) as i16,
             side: position.side(),
             ply: ply.min(usize::from(u8::MAX)) as u8,
-        }
-    }
-
-    /// The position of the record.
-    ///
-    /// # Errors
-    /// The squares do not make a legal position.
-    pub fn position(&self) -> Result<Position<I>, String> {
-        let squares = |set: u64| {
-            (0..64)
-                .filter(|s| set >> s & 1 == 1)
-                .map(|s| s + 1)
-                .collect()
-        };
-        let setup = Setup {
-            side: Some(self.side),
-            white_men: squares(self.white & !self.kings),
-            white_kings: squares(self.white & self.kings),
-            black_men: squares(self.black & !self.kings),
-            black_kings: squares(self.black & self.kings),
-        };
-        if self.kings & !(self.white | self.black) != 0 || self.white & self.black != 0 {
-            return Err("kings or pieces overlap wrongly".to_string());
-        }
-        Position::from_setup(&setup).map_err(|e| e.to_string())
-    }
-
-    fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.white.to_le_bytes());
-        out.extend_from_slice(&self.black.to_le_bytes());
-        out.extend_from_slice(&self.kings.to_le_bytes());
-        out.extend_from_slice(&self.score.to_le_bytes());
-        out.push(u8::from(self.side == Color::Black));
-        out.push(self.ply);
-    }
-
-    fn read(bytes: &[u8]) -> Self {
-        let word = |at: usize| {
-            u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes of a record"))
-        };
-        PositionRecord {
-            white: word(0),
-            black: word(8),
-            kings: word(16),
-            score: i16::from_le_bytes([bytes[24], bytes[25]]),
-            side: if bytes[26] == 0 {
-                Color::White
-            } else {
-                Color::Black
-            },
-            ply: bytes[27],
         }
     }
 }
@@ -227,34 +187,111 @@ impl WhiteResult {
     }
 }
 
-/// One self-play game's recorded positions.
+/// The code of `mv` in `game`'s current position: its index among the legal moves in the order
+/// of (origin square, destination square, captured squares). `None` if it is not legal or the
+/// position has more moves than a code can name.
+pub fn move_code(game: &Game<I>, mv: &Move<BitsOf<I>>) -> Option<u8> {
+    let moves = canonical_moves(game);
+    let index = moves.iter().position(|m| m.same_as(mv))?;
+    u8::try_from(index).ok().filter(|&code| code != NO_MOVE)
+}
+
+/// The move of a code in `game`'s current position (see [`move_code`]).
+pub fn move_of_code(game: &Game<I>, code: u8) -> Option<Move<BitsOf<I>>> {
+    canonical_moves(game).get(usize::from(code)).copied()
+}
+
+fn canonical_moves(game: &Game<I>) -> Vec<Move<BitsOf<I>>> {
+    let square = |bit: u8| <I as Rules>::Geometry::square_of(u32::from(bit));
+    let mut moves: Vec<_> = game.legal_moves().iter().copied().collect();
+    moves.sort_by_key(|m| (square(m.from), square(m.to), squares(m.captured)));
+    moves
+}
+
+/// One self-play game: its moves and the search's scores.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameBlock {
     /// Index of the game in its run.
     pub game: u64,
     /// The result.
     pub outcome: WhiteResult,
-    /// The quiet positions recorded.
-    pub records: Vec<PositionRecord>,
+    /// The random opening moves, as codes ([`move_code`]).
+    pub opening: Vec<u8>,
+    /// Each searched position in order: the score for White and the code of the move played
+    /// ([`NO_MOVE`] if none was).
+    pub searched: Vec<(i16, u8)>,
 }
 
 impl GameBlock {
     fn bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(BLOCK_HEADER_BYTES + RECORD_BYTES * self.records.len());
+        let mut out = Vec::with_capacity(
+            BLOCK_HEADER_BYTES + self.opening.len() + PLY_BYTES * self.searched.len(),
+        );
         out.extend_from_slice(&self.game.to_le_bytes());
-        out.extend_from_slice(&(self.records.len() as u32).to_le_bytes());
-        out.extend_from_slice(&[self.outcome as u8, 0, 0, 0]);
-        for record in &self.records {
-            record.write(&mut out);
+        out.push(self.outcome as u8);
+        out.push(self.opening.len() as u8);
+        out.extend_from_slice(&(self.searched.len() as u16).to_le_bytes());
+        out.extend_from_slice(&self.opening);
+        for &(score, code) in &self.searched {
+            out.extend_from_slice(&score.to_le_bytes());
+            out.push(code);
         }
         out
     }
+
+    /// Replays the game and returns its recorded positions (quiet, past the opening, score not
+    /// decided: [`is_recorded`]) with the positions themselves.
+    ///
+    /// # Errors
+    /// A code that names no legal move, or a move after the game ended.
+    pub fn records(&self) -> Result<Vec<(PositionRecord, Position<I>)>, String> {
+        let mut game = Game::new(Position::<I>::start());
+        let play = |game: &mut Game<I>, code: u8| {
+            let mv = move_of_code(game, code)
+                .ok_or_else(|| format!("ply {}: no legal move {code}", game.ply_count() + 1))?;
+            game.play(&mv).map_err(|e| e.to_string())
+        };
+        for &code in &self.opening {
+            play(&mut game, code)?;
+        }
+        let mut out = Vec::new();
+        for (i, &(white_score, code)) in self.searched.iter().enumerate() {
+            let position = *game.position();
+            let own = if position.side() == Color::White {
+                white_score
+            } else {
+                -white_score
+            };
+            if is_recorded(&position, Score::from(own), game.ply_count()) {
+                let record = PositionRecord::of(&position, white_score.into(), game.ply_count());
+                out.push((record, position));
+            }
+            if code == NO_MOVE {
+                if i + 1 != self.searched.len() {
+                    return Err(format!("ply {}: the game goes on after its end", i + 1));
+                }
+            } else {
+                play(&mut game, code)?;
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Whether a searched position (`score` from its side to move) is kept for training: past the
+/// random opening, quiet (where the evaluation is called), not a lone-king ending and not a
+/// decided score.
+fn is_recorded(position: &Position<I>, score: Score, ply: usize) -> bool {
+    ply >= FIRST_RECORDED_PLY
+        && !position.has_capture()
+        && !eval::is_lone_king_ending(position)
+        && !score::is_decisive(score)
 }
 
 fn header() -> Vec<u8> {
     let mut out = DATA_MAGIC.to_vec();
     out.extend_from_slice(&DATA_VERSION.to_le_bytes());
-    out.extend_from_slice(&(RECORD_BYTES as u32).to_le_bytes());
+    out.extend_from_slice(&(PLY_BYTES as u32).to_le_bytes());
     out
 }
 
@@ -276,21 +313,23 @@ pub fn read_blocks(path: &Path) -> Result<(Vec<GameBlock>, u64), DataError> {
     while at + BLOCK_HEADER_BYTES <= bytes.len() {
         let head = &bytes[at..at + BLOCK_HEADER_BYTES];
         let game = u64::from_le_bytes(head[..8].try_into().expect("8 bytes"));
-        let count = u32::from_le_bytes(head[8..12].try_into().expect("4 bytes")) as usize;
-        let outcome = WhiteResult::from_byte(head[12])
+        let outcome = WhiteResult::from_byte(head[8])
             .ok_or_else(|| DataError::Corrupt(path.to_path_buf()))?;
-        let end = at + BLOCK_HEADER_BYTES + count * RECORD_BYTES;
+        let opening = usize::from(head[9]);
+        let searched = usize::from(u16::from_le_bytes([head[10], head[11]]));
+        let plies = at + BLOCK_HEADER_BYTES + opening;
+        let end = plies + searched * PLY_BYTES;
         if end > bytes.len() {
             break;
         }
-        let records = bytes[at + BLOCK_HEADER_BYTES..end]
-            .chunks_exact(RECORD_BYTES)
-            .map(PositionRecord::read)
-            .collect();
         blocks.push(GameBlock {
             game,
             outcome,
-            records,
+            opening: bytes[at + BLOCK_HEADER_BYTES..plies].to_vec(),
+            searched: bytes[plies..end]
+                .chunks_exact(PLY_BYTES)
+                .map(|ply| (i16::from_le_bytes([ply[0], ply[1]]), ply[2]))
+                .collect(),
         });
         at = end;
     }
@@ -329,7 +368,9 @@ impl Shard {
 /// Settings of a data generation run.
 #[derive(Clone, Debug)]
 pub struct GenSettings {
-    /// Games in the whole run (over all shards).
+    /// Index of the first game: a run in parts plays disjoint ranges of one seed's games.
+    pub first: u64,
+    /// Games in the whole run (over all shards), indices `first..first + games`.
     pub games: u64,
     /// Nodes per move.
     pub nodes: u64,
@@ -387,7 +428,7 @@ where
         file.write_all(&header()).map_err(io_error(out))?;
         file
     };
-    let todo: Vec<u64> = (0..settings.games)
+    let todo: Vec<u64> = (settings.first..settings.first + settings.games)
         .filter(|g| g % settings.shard.count == settings.shard.index && !done.contains(g))
         .collect();
     let writer = Mutex::new(BufWriter::new(file));
@@ -411,8 +452,8 @@ where
         use rayon::prelude::*;
         todo.par_iter().for_each(|&game| {
             let block = play_game(game, settings, evaluator.clone());
-            let total = positions.fetch_add(block.records.len() as u64, Ordering::Relaxed)
-                + block.records.len() as u64;
+            let recorded = block.records().map_or(0, |r| r.len()) as u64;
+            let total = positions.fetch_add(recorded, Ordering::Relaxed) + recorded;
             let bytes = block.bytes();
             let mut writer = writer.lock().unwrap_or_else(|e| e.into_inner());
             if let Err(e) = writer.write_all(&bytes).and_then(|()| writer.flush()) {
@@ -438,7 +479,8 @@ where
     })
 }
 
-/// One self-play game (its block has no positions when the random opening was unbalanced).
+/// One self-play game (its block has no searched plies when the random opening was
+/// unbalanced).
 pub fn play_game<E: Evaluator<I>>(
     game_index: u64,
     settings: &GenSettings,
@@ -447,16 +489,25 @@ pub fn play_game<E: Evaluator<I>>(
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(game_seed(settings.seed, game_index));
     let engine = Engine::<I, E>::with_evaluator(evaluator, DATAGEN_HASH_MB, 1);
     let mut game = Game::new(Position::<I>::start());
-    let empty = GameBlock {
+    let mut block = GameBlock {
         game: game_index,
         outcome: WhiteResult::Draw,
-        records: Vec::new(),
+        opening: Vec::new(),
+        searched: Vec::new(),
     };
     for _ in 0..rng.random_range(RANDOM_PLIES) {
         let moves = game.position().legal_moves();
-        if moves.is_empty() || game.play(&moves[rng.random_range(0..moves.len())]).is_err() {
-            return empty;
+        if moves.is_empty() {
+            return block;
         }
+        let mv = moves[rng.random_range(0..moves.len())];
+        let Some(code) = move_code(&game, &mv) else {
+            return block;
+        };
+        if game.play(&mv).is_err() {
+            return block;
+        }
+        block.opening.push(code);
     }
     let search = |game: &Game<I>, limits: &Limits| {
         engine.search(
@@ -472,16 +523,15 @@ pub fn play_game<E: Evaluator<I>>(
         ..Limits::default()
     };
     if game.result().is_some() || search(&game, &check).score.abs() > MAX_OPENING_SCORE {
-        return empty;
+        return block;
     }
     let limits = Limits {
         nodes: Some(settings.nodes),
         ..Limits::default()
     };
-    let mut records = Vec::new();
     let mut white_ahead = 0;
     let mut black_ahead = 0;
-    let outcome = loop {
+    block.outcome = loop {
         if let Some(result) = game.result() {
             break match result.winner {
                 Some(Color::White) => WhiteResult::WhiteWin,
@@ -492,48 +542,45 @@ pub fn play_game<E: Evaluator<I>>(
         if game.ply_count() >= MAX_PLIES {
             break WhiteResult::Draw;
         }
-        let position = *game.position();
         let found = search(&game, &limits);
-        let Some(best) = found.best else {
-            break WhiteResult::Draw;
-        };
-        let white_score = if position.side() == Color::White {
+        let white_score = if game.position().side() == Color::White {
             found.score
         } else {
             -found.score
         };
-        if game.ply_count() >= FIRST_RECORDED_PLY
-            && !position.has_capture()
-            && !eval::is_lone_king_ending(&position)
-            && !score::is_decisive(found.score)
-        {
-            records.push(PositionRecord::of(&position, white_score, game.ply_count()));
-        }
-        white_ahead = if white_score > ADJUDICATION_SCORE {
+        let white_score = white_score.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+        let code = found.best.and_then(|best| move_code(&game, &best));
+        block.searched.push((white_score, code.unwrap_or(NO_MOVE)));
+        let Some(code) = code else {
+            break WhiteResult::Draw;
+        };
+        white_ahead = if i32::from(white_score) > ADJUDICATION_SCORE {
             white_ahead + 1
         } else {
             0
         };
-        black_ahead = if white_score < -ADJUDICATION_SCORE {
+        black_ahead = if i32::from(white_score) < -ADJUDICATION_SCORE {
             black_ahead + 1
         } else {
             0
         };
-        if white_ahead >= ADJUDICATION_PLIES {
-            break WhiteResult::WhiteWin;
+        let adjudicated = if white_ahead >= ADJUDICATION_PLIES {
+            Some(WhiteResult::WhiteWin)
+        } else if black_ahead >= ADJUDICATION_PLIES {
+            Some(WhiteResult::BlackWin)
+        } else {
+            None
+        };
+        if let Some(winner) = adjudicated {
+            block.searched.last_mut().expect("just pushed").1 = NO_MOVE;
+            break winner;
         }
-        if black_ahead >= ADJUDICATION_PLIES {
-            break WhiteResult::BlackWin;
-        }
-        if game.play(&best).is_err() {
+        let mv = move_of_code(&game, code).expect("the code of a legal move");
+        if game.play(&mv).is_err() {
             break WhiteResult::Draw;
         }
     };
-    GameBlock {
-        game: game_index,
-        outcome,
-        records,
-    }
+    block
 }
 
 /// Merges data files (shards of one run, or runs with disjoint game indices) into `out`, blocks
@@ -561,7 +608,10 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<u64, DataError> {
         bytes.extend_from_slice(&block.bytes());
     }
     std::fs::write(out, bytes).map_err(io_error(out))?;
-    Ok(games.values().map(|b| b.records.len() as u64).sum())
+    Ok(games
+        .values()
+        .map(|b| b.records().map_or(0, |r| r.len()) as u64)
+        .sum())
 }
 
 /// A recorded position with its game.
@@ -585,12 +635,12 @@ pub fn load_positions(inputs: &[PathBuf]) -> Result<Vec<Labelled>, DataError> {
     let mut out = Vec::new();
     for input in inputs {
         for block in read_blocks(input)?.0 {
-            for record in block.records {
-                let position = record.position().map_err(|reason| DataError::BadPosition {
-                    path: input.clone(),
-                    game: block.game,
-                    reason,
-                })?;
+            let records = block.records().map_err(|reason| DataError::BadPosition {
+                path: input.clone(),
+                game: block.game,
+                reason,
+            })?;
+            for (record, position) in records {
                 out.push(Labelled {
                     game: block.game,
                     outcome: block.outcome,

@@ -41,7 +41,10 @@ struct Cli {
 enum Command {
     /// Play self-play games and write their quiet positions (packed binary, resumable).
     Datagen {
-        /// Games in the whole run (over all shards).
+        /// Index of the first game (a run in parts: each part its own range of one seed).
+        #[arg(long, default_value_t = 0)]
+        first: u64,
+        /// Games in the whole run (over all shards), from `--first` on.
         #[arg(long, default_value_t = 1000)]
         games: u64,
         /// Nodes per move.
@@ -108,6 +111,12 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Count what data files hold: games, results, plies and recorded positions.
+    Stats {
+        /// Data files.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
     /// Fit the weights to the data.
     Fit {
         /// Data files written by `datagen`.
@@ -126,6 +135,7 @@ fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Datagen {
+            first,
             games,
             nodes,
             out,
@@ -134,16 +144,20 @@ fn main() {
             shard,
             eval,
             eval_file,
-        } => datagen(
-            games,
-            nodes,
-            &out,
-            seed,
-            threads,
-            &shard,
-            &eval,
-            eval_file.as_deref(),
-        ),
+        } => Shard::parse(&shard)
+            .map_err(|e| e.to_string())
+            .and_then(|shard| {
+                let settings = GenSettings {
+                    first,
+                    games,
+                    nodes,
+                    seed,
+                    threads,
+                    shard,
+                    progress: true,
+                };
+                datagen(&settings, &out, &eval, eval_file.as_deref())
+            }),
         Command::Train {
             data,
             out,
@@ -170,6 +184,7 @@ fn main() {
         Command::Merge { inputs, out } => data::merge(&inputs, &out)
             .map(|positions| eprintln!("{positions} positions written to {}", out.display()))
             .map_err(|e| e.to_string()),
+        Command::Stats { inputs } => stats(&inputs),
         Command::Fit {
             data,
             iterations,
@@ -190,27 +205,14 @@ struct Sample {
     result: f64,
 }
 
-#[allow(clippy::too_many_arguments)]
 fn datagen(
-    games: u64,
-    nodes: u64,
+    settings: &GenSettings,
     out: &Path,
-    seed: u64,
-    threads: usize,
-    shard: &str,
     eval_name: &str,
     eval_file: Option<&Path>,
 ) -> Result<(), String> {
-    let settings = GenSettings {
-        games,
-        nodes,
-        seed,
-        threads,
-        shard: Shard::parse(shard).map_err(|e| e.to_string())?,
-        progress: true,
-    };
     let evaluator = eval::Eval::select(eval_name, eval_file).map_err(|e| e.to_string())?;
-    let report = data::generate(&settings, &evaluator, out).map_err(|e| e.to_string())?;
+    let report = data::generate(settings, &evaluator, out).map_err(|e| e.to_string())?;
     eprintln!(
         "{} games kept, {} played, {} positions written to {}",
         report.games_kept,
@@ -218,6 +220,38 @@ fn datagen(
         report.positions,
         out.display()
     );
+    Ok(())
+}
+
+fn stats(paths: &[PathBuf]) -> Result<(), String> {
+    for path in paths {
+        let (blocks, _) = data::read_blocks(path).map_err(|e| e.to_string())?;
+        let mut results = [0u64; 3];
+        let (mut played, mut plies, mut positions) = (0u64, 0u64, 0u64);
+        for block in &blocks {
+            if block.searched.is_empty() {
+                continue;
+            }
+            played += 1;
+            results[block.outcome as usize] += 1;
+            plies += (block.opening.len() + block.searched.len()) as u64;
+            positions += block
+                .records()
+                .map_err(|e| format!("game {}: {e}", block.game))?
+                .len() as u64;
+        }
+        println!(
+            "{}: {} games ({} played, the others' openings unbalanced), White won {}, drawn {}, \
+             Black won {}, {:.1} plies a game, {positions} positions",
+            path.display(),
+            blocks.len(),
+            played,
+            results[2],
+            results[1],
+            results[0],
+            plies as f64 / played.max(1) as f64,
+        );
+    }
     Ok(())
 }
 
