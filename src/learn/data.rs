@@ -627,12 +627,16 @@ pub struct Labelled {
     pub position: Position<I>,
 }
 
-/// Every position of the files with its game's index and result, in file order.
+/// Calls `each` with every position of the files, with its game's index and result, in file
+/// order, one file in memory at a time; returns the number of games.
 ///
 /// # Errors
-/// A file cannot be read or holds a record that is not a legal position.
-pub fn load_positions(inputs: &[PathBuf]) -> Result<Vec<Labelled>, DataError> {
-    let mut out = Vec::new();
+/// A file cannot be read or holds a game that does not replay.
+pub fn for_each_position(
+    inputs: &[PathBuf],
+    mut each: impl FnMut(Labelled),
+) -> Result<u64, DataError> {
+    let mut games = 0;
     for input in inputs {
         for block in read_blocks(input)?.0 {
             let records = block.records().map_err(|reason| DataError::BadPosition {
@@ -640,8 +644,9 @@ pub fn load_positions(inputs: &[PathBuf]) -> Result<Vec<Labelled>, DataError> {
                 game: block.game,
                 reason,
             })?;
+            games += u64::from(!records.is_empty());
             for (record, position) in records {
-                out.push(Labelled {
+                each(Labelled {
                     game: block.game,
                     outcome: block.outcome,
                     record,
@@ -650,5 +655,15 @@ pub fn load_positions(inputs: &[PathBuf]) -> Result<Vec<Labelled>, DataError> {
             }
         }
     }
+    Ok(games)
+}
+
+/// Every position of the files with its game's index and result, in file order.
+///
+/// # Errors
+/// See [`for_each_position`].
+pub fn load_positions(inputs: &[PathBuf]) -> Result<Vec<Labelled>, DataError> {
+    let mut out = Vec::new();
+    for_each_position(inputs, |labelled| out.push(labelled))?;
     Ok(out)
 }

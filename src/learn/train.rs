@@ -101,7 +101,8 @@ pub struct TrainReport {
     pub quantisation_drift: f64,
 }
 
-/// The training samples as flat arrays (features of sample `i` at `offsets[i]..offsets[i+1]`).
+/// The training samples as flat arrays (features of sample `i` at `offsets[i]..offsets[i+1]`):
+/// about 150 bytes a position, so that ten million fit in a few GiB.
 #[derive(Default)]
 struct Samples {
     parameters: Vec<u32>,
@@ -109,11 +110,16 @@ struct Samples {
     offsets: Vec<usize>,
     /// Endgame share of the blend, 0..=1.
     phase: Vec<f32>,
+    /// The search's score for White, centi-men.
+    searched: Vec<f32>,
+    /// The game's result for White, 0..=1.
+    result: Vec<f32>,
+    /// The training target, set by [`train`] once `K` is known.
     target: Vec<f32>,
 }
 
 impl Samples {
-    fn push(&mut self, position: &Position<International>, target: f32) {
+    fn push(&mut self, position: &Position<International>, searched: f32, result: f32) {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
@@ -126,11 +132,22 @@ impl Samples {
         self.offsets.push(self.parameters.len());
         self.phase
             .push(patterns::phase(position) as f32 / FULL_TEMPO as f32);
-        self.target.push(target);
+        self.searched.push(searched);
+        self.result.push(result);
     }
 
     fn len(&self) -> usize {
-        self.target.len()
+        self.result.len()
+    }
+
+    /// Sets the targets: `lambda * result + (1 - lambda) * sigmoid(k * searched)`.
+    fn set_targets(&mut self, lambda: f32, k: f32) {
+        self.target = self
+            .result
+            .iter()
+            .zip(&self.searched)
+            .map(|(&result, &searched)| lambda * result + (1.0 - lambda) * sigmoid(k * searched))
+            .collect();
     }
 
     /// The model's score of sample `i`, centi-men.
@@ -158,6 +175,58 @@ impl Samples {
             .map(|i| cross_entropy(self.target[i], sigmoid(k * self.score(i, weights))))
             .sum();
         total / self.len() as f64
+    }
+}
+
+/// The positions of a training run, split into training and validation sets as they come (whole
+/// games held out), with their features extracted once: the positions themselves are not kept.
+pub struct Dataset {
+    validation_every: u64,
+    train: Samples,
+    validation: Samples,
+    /// The hand-crafted evaluation's score for White of each validation sample (the baseline).
+    hand_crafted: Vec<f32>,
+}
+
+impl Dataset {
+    /// An empty data set; games whose index is a multiple of `validation_every` (if not 0) are
+    /// held out for validation.
+    pub fn new(validation_every: u64) -> Self {
+        Dataset {
+            validation_every,
+            train: Samples::default(),
+            validation: Samples::default(),
+            hand_crafted: Vec::new(),
+        }
+    }
+
+    /// Adds a position.
+    pub fn push(&mut self, sample: &Labelled) {
+        let position = &sample.position;
+        let searched = f32::from(sample.record.score);
+        let result = sample.outcome.white_score();
+        if self.validation_every > 0 && sample.game % self.validation_every == 0 {
+            let hand = crate::eval::evaluate(position);
+            let white = if position.side() == crate::core::Color::White {
+                hand
+            } else {
+                -hand
+            };
+            self.hand_crafted.push(white as f32);
+            self.validation.push(position, searched, result);
+        } else {
+            self.train.push(position, searched, result);
+        }
+    }
+
+    /// Positions held.
+    pub fn len(&self) -> usize {
+        self.train.len() + self.validation.len()
+    }
+
+    /// Whether it holds no position.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
@@ -204,38 +273,31 @@ fn penalised(parameter: usize) -> bool {
     parameter < MAN
 }
 
-/// Trains the pattern evaluation on `data` (game index, result, record, position); calls
-/// `epoch_done` after each epoch.
+/// Trains the pattern evaluation on `data`; calls `epoch_done` after each epoch.
 pub fn train(
-    data: &[Labelled],
+    data: Dataset,
     settings: &TrainSettings,
     mut epoch_done: impl FnMut(usize, &EpochLoss),
 ) -> (PatternWeights, TrainReport) {
-    let pairs: Vec<(f32, f32)> = data
-        .iter()
-        .map(|d| (f32::from(d.record.score), d.outcome.white_score()))
+    let Dataset {
+        train: mut train_set,
+        validation: mut validation_set,
+        hand_crafted,
+        ..
+    } = data;
+    let pairs: Vec<(f32, f32)> = [&train_set, &validation_set]
+        .into_iter()
+        .flat_map(|set| set.searched.iter().copied().zip(set.result.iter().copied()))
         .collect();
     let k = fit_k(&pairs);
-    let mut train_set = Samples::default();
-    let mut validation_set = Samples::default();
-    let mut hand_crafted = 0.0;
-    for (sample, &(score, result)) in data.iter().zip(&pairs) {
-        let (game, position) = (sample.game, &sample.position);
-        let searched = sigmoid(k as f32 * score);
-        let target = settings.lambda * result + (1.0 - settings.lambda) * searched;
-        if settings.validation_every > 0 && game % settings.validation_every == 0 {
-            let hand = crate::eval::evaluate(position);
-            let white = if position.side() == crate::core::Color::White {
-                hand
-            } else {
-                -hand
-            };
-            hand_crafted += cross_entropy(target, sigmoid(k as f32 * white as f32));
-            validation_set.push(position, target);
-        } else {
-            train_set.push(position, target);
-        }
-    }
+    drop(pairs);
+    train_set.set_targets(settings.lambda, k as f32);
+    validation_set.set_targets(settings.lambda, k as f32);
+    let hand_crafted: f64 = hand_crafted
+        .iter()
+        .zip(&validation_set.target)
+        .map(|(&white, &target)| cross_entropy(target, sigmoid(k as f32 * white)))
+        .sum();
     let mut weights = vec![[0f32; 2]; PARAMETERS];
     weights[MAN] = [INITIAL_MAN; 2];
     weights[FIRST_KING] = [INITIAL_KING; 2];

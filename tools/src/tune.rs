@@ -16,7 +16,7 @@ use rafle::eval::{self, FEATURES, Features, WEIGHT_NAMES, weights::WEIGHTS};
 use rafle::learn::{
     self,
     data::{self, GenSettings, Shard},
-    train::TrainSettings,
+    train::{Dataset, TrainSettings},
 };
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -265,14 +265,19 @@ fn train(
         .num_threads(threads.max(1))
         .build_global()
         .map_err(|e| e.to_string())?;
-    let data = data::load_positions(paths).map_err(|e| e.to_string())?;
+    let started = std::time::Instant::now();
+    let mut data = Dataset::new(settings.validation_every);
+    let games = data::for_each_position(paths, |labelled| data.push(&labelled))
+        .map_err(|e| e.to_string())?;
     if data.is_empty() {
         return Err("no positions".to_string());
     }
-    let games: std::collections::BTreeSet<u64> = data.iter().map(|d| d.game).collect();
-    eprintln!("{} positions from {} games", data.len(), games.len());
-    let started = std::time::Instant::now();
-    let (weights, report) = learn::train::train(&data, settings, |epoch, loss| {
+    eprintln!(
+        "{} positions from {games} games ({:.0} s)",
+        data.len(),
+        started.elapsed().as_secs_f64()
+    );
+    let (weights, report) = learn::train::train(data, settings, |epoch, loss| {
         eprintln!(
             "epoch {epoch:3}: train loss {:.6}, validation loss {:.6} ({:.0} s)",
             loss.train,
@@ -307,7 +312,7 @@ fn train(
     ));
     text.push_str(&format!(
         "k_per_centiman = {:.6}\ntrain_positions = {}\nvalidation_positions = {}\ngames = {}\nquantisation_drift_centimen = {:.3}\nhand_crafted_validation_loss = {:.6}\n",
-        report.k, report.train_samples, report.validation_samples, games.len(),
+        report.k, report.train_samples, report.validation_samples, games,
         report.quantisation_drift, report.hand_crafted_validation
     ));
     for path in paths {
