@@ -79,7 +79,7 @@ fn shards_merged_equal_a_single_run_and_a_killed_run_resumes() {
         ..TrainSettings::default()
     };
     let mut epochs = 0;
-    let mut dataset = train::Dataset::new(training.validation_every);
+    let mut dataset = train::Dataset::new(training.layout, training.validation_every);
     samples.iter().for_each(|sample| dataset.push(sample));
     let (weights, report) = train::train(dataset, &training, |_, loss| {
         assert!(loss.train.is_finite() && loss.validation.is_finite());

@@ -1,41 +1,138 @@
-//! Where each parameter of the pattern evaluation lives in its weight vector: the layout the
-//! weights file ([`super::weights_file`]) stores and the evaluation ([`super::patterns`]) and
-//! trainer read. Kept apart from both so that neither depends on the other for it.
+//! Where each parameter of the pattern evaluation lives in its weight vector: the layouts of
+//! pattern blocks the weights file ([`super::weights_file`]) names by id and the evaluation
+//! ([`super::patterns`]) and trainer read. Kept apart from both so that neither depends on the
+//! other for it.
+//!
+//! A layout is a block height and the rows its blocks start on. Every block is 4 files wide (two
+//! squares of each of its rows) and stands at files 0, 2, 4 and 6; a block read as it stands and
+//! its twin under the colour mirror share one table. The weight vector holds the tables, then the
+//! king squares, then the scalar [`Term`]s.
 
 /// Squares of a board row (playable ones).
 pub(super) const ROW_SQUARES: usize = 5;
 /// Rows of the board.
 pub(super) const ROWS: usize = 10;
-/// States of one block: 3 per square, 8 squares.
-pub const TABLE_SIZE: usize = 6561;
+/// Squares of the board (king square table entries).
+pub(super) const SQUARES: usize = ROWS * ROW_SQUARES;
 /// Horizontal block positions (files 0, 2, 4, 6).
 pub(super) const WINDOWS: usize = 4;
-/// First rows of the blocks read as they stand (their twins start at rows 2 and 0).
-pub(super) const OWN_BLOCK_ROWS: [usize; 2] = [4, 6];
-/// Pattern tables.
-pub const TABLES: usize = OWN_BLOCK_ROWS.len() * WINDOWS;
-/// Base-3 value of one two-square pair of digits (3 x 3).
+/// Squares a block takes from each of its rows.
+pub(super) const BLOCK_WIDTH: usize = 2;
+/// Base-3 value of one row's pair of block digits (3 x 3).
 pub(super) const PAIR_STATES: usize = 9;
 /// Base-3 codes of a row's five squares.
 pub(super) const ROW_STATES: usize = 243;
+/// Squares of the largest block of any layout.
+pub const MAX_BLOCK_SQUARES: usize = 12;
+/// Pattern tables of the layout with the most.
+pub const MAX_TABLES: usize = 8;
 
-/// Index of the first king-square weight.
-pub const KING_SQUARE: usize = TABLES * TABLE_SIZE;
-/// Squares of the board (king square table entries).
-pub(super) const SQUARES: usize = ROWS * ROW_SQUARES;
-/// Men.
-pub const MAN: usize = KING_SQUARE + SQUARES;
-/// Having at least one king.
-pub const FIRST_KING: usize = MAN + 1;
-/// Kings beyond the first.
-pub const MORE_KINGS: usize = MAN + 2;
-/// Rows advanced by the men.
-pub const ADVANCEMENT: usize = MAN + 3;
-/// |Sum over the men of (2 file - 9)|: lopsided wings.
-pub const BALANCE: usize = MAN + 4;
-/// Squares the kings can reach.
-pub const KING_MOBILITY: usize = MAN + 5;
-/// The side to move (+1 White, -1 Black).
-pub const SIDE_TO_MOVE: usize = MAN + 6;
-/// Number of parameters (each with an opening and an endgame value).
-pub const PARAMETERS: usize = MAN + 7;
+/// The scalar terms, in their order after the king squares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Term {
+    /// Men.
+    Man,
+    /// Having at least one king.
+    FirstKing,
+    /// Kings beyond the first.
+    MoreKings,
+    /// Rows advanced by the men.
+    Advancement,
+    /// |Sum over the men of (2 file - 9)|: lopsided wings.
+    Balance,
+    /// Squares the kings can reach.
+    KingMobility,
+    /// The side to move (+1 White, -1 Black).
+    SideToMove,
+}
+
+impl Term {
+    /// Number of scalar terms.
+    pub const COUNT: usize = 7;
+}
+
+/// A layout of pattern blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The id a weights file stores.
+    pub id: u32,
+    /// The name `rafle-tune train --layout` takes.
+    pub name: &'static str,
+    /// Rows of a block.
+    pub block_rows: usize,
+    /// First rows of the blocks read as they stand (each block's twin starts at
+    /// `ROWS - block_rows - row`).
+    pub own_block_rows: &'static [usize],
+}
+
+impl Layout {
+    /// Squares of a block.
+    pub const fn block_squares(&self) -> usize {
+        BLOCK_WIDTH * self.block_rows
+    }
+
+    /// States of a block's table: 3 per square (empty, white man, black man).
+    pub const fn table_size(&self) -> usize {
+        3usize.pow(self.block_squares() as u32)
+    }
+
+    /// Pattern tables.
+    pub const fn tables(&self) -> usize {
+        self.own_block_rows.len() * WINDOWS
+    }
+
+    /// Index of the first king-square weight.
+    pub const fn king_square(&self) -> usize {
+        self.tables() * self.table_size()
+    }
+
+    /// Index of a scalar term.
+    pub const fn term(&self, term: Term) -> usize {
+        self.king_square() + SQUARES + term as usize
+    }
+
+    /// Number of parameters (each with an opening and an endgame value).
+    pub const fn parameters(&self) -> usize {
+        self.king_square() + SQUARES + Term::COUNT
+    }
+
+    /// The layout of an id.
+    pub fn by_id(id: u32) -> Option<&'static Layout> {
+        LAYOUTS.iter().find(|layout| layout.id == id)
+    }
+
+    /// The layout of a name.
+    pub fn by_name(name: &str) -> Option<&'static Layout> {
+        LAYOUTS.iter().find(|layout| layout.name == name)
+    }
+}
+
+/// 16 blocks of 4 files x 4 rows (3^8 states) at rows 0, 2, 4, 6, in the manner of Scan 2.0:
+/// 8 tables.
+pub const BLOCKS_4X4: Layout = Layout {
+    id: 1,
+    name: "4x4",
+    block_rows: 4,
+    own_block_rows: &[4, 6],
+};
+
+/// 8 blocks of 4 files x 6 rows (3^12 states) at rows 0 and 4, overlapping on the middle two
+/// rows, in the manner of Scan 3 (its documented design): 4 tables.
+pub const BLOCKS_4X6: Layout = Layout {
+    id: 2,
+    name: "4x6",
+    block_rows: 6,
+    own_block_rows: &[4],
+};
+
+/// Every layout.
+pub const LAYOUTS: [Layout; 2] = [BLOCKS_4X4, BLOCKS_4X6];
+
+const _: () = {
+    let mut i = 0;
+    while i < LAYOUTS.len() {
+        assert!(LAYOUTS[i].block_squares() <= MAX_BLOCK_SQUARES);
+        assert!(LAYOUTS[i].tables() <= MAX_TABLES);
+        i += 1;
+    }
+};

@@ -1,11 +1,12 @@
 //! The pattern evaluation (international draughts): a linear model whose main terms are weights
 //! indexed by the contents of overlapping board regions, in the manner of Scan 2.0.
 //!
-//! * **Regions.** 16 blocks of 4 files x 4 rows, at rows 0, 2, 4, 6 and files 0, 2, 4, 6; each
-//!   holds 8 playable squares, each square empty, a white man or a black man (3^8 states; kings
-//!   are left to the king terms). A block and its twin under the colour mirror (board turned half
-//!   a turn, colours swapped) share one table: the block is read as it stands and adds its
-//!   weight, the twin is read as the mirror would see it and subtracts it. 8 tables, and the
+//! * **Regions** (the weights file names its [`Layout`]): blocks of 4 files at files 0, 2, 4, 6,
+//!   4 rows high at rows 0, 2, 4, 6 (8 playable squares, 3^8 states, the default) or 6 rows high
+//!   at rows 0 and 4 (12 squares, 3^12 states); each square empty, a white man or a black man
+//!   (kings are left to the king terms). A block and its twin under the colour mirror (board
+//!   turned half a turn, colours swapped) share one table: the block is read as it stands and
+//!   adds its weight, the twin is read as the mirror would see it and subtracts it, so the
 //!   evaluation is exactly antisymmetric under the colour mirror by construction.
 //! * **Other terms**, White minus Black: men, having a king, further kings, advancement (rows
 //!   the men have gone), balance (|sum of file offsets of the men|), king mobility, a king
@@ -15,7 +16,7 @@
 //!
 //! Indices are computed from the bitboards at each call, with no allocation: each row's five
 //! squares become a base-3 number through a 32-entry table per colour, and a block's index is
-//! four pairs of those digits (a 243 x 4 table) put together by Horner's rule. The trainer reads
+//! its rows' pairs of those digits (a 243 x 4 table) put together by Horner's rule. The trainer reads
 //! the same [`features`] function, so training and play cannot drift.
 
 use super::layout::*;
@@ -117,27 +118,28 @@ const SKEW: [[i8; 32]; 2] = {
     table
 };
 
-/// Squares of a block (4 rows of 2).
-const BLOCK_SQUARES: usize = 8;
 /// Bit positions of a row's square bits (one ghost bit follows every pair of rows, see
 /// [`ROW_START`]).
 const fn square_bit(square_index: usize) -> u32 {
     (square_index + square_index / (2 * ROW_SQUARES)) as u32
 }
 
-/// `BLOCKS[b]`: the squares of pattern table `b`'s block as it stands, and of its twin as it
-/// lies on the board (the colour mirror turns the board half a turn), as bit masks.
-const BLOCK_MASKS: [[u64; 2]; TABLES] = {
-    let mut masks = [[0u64; 2]; TABLES];
+/// Entries of a block's bits-to-ternary table (every set of a block's squares).
+const BLOCK_SUBSETS: usize = 1 << MAX_BLOCK_SQUARES;
+
+/// The squares of each pattern table's block as it stands, and of its twin as it lies on the
+/// board (the colour mirror turns the board half a turn), as bit masks.
+const fn block_masks(layout: &Layout) -> [[u64; 2]; MAX_TABLES] {
+    let mut masks = [[0u64; 2]; MAX_TABLES];
     let mut group = 0;
-    while group < OWN_BLOCK_ROWS.len() {
-        let top = OWN_BLOCK_ROWS[group];
+    while group < layout.own_block_rows.len() {
+        let top = layout.own_block_rows[group];
         let mut window = 0;
         while window < WINDOWS {
             let mut row = top;
-            while row < top + 4 {
+            while row < top + layout.block_rows {
                 let mut offset = 0;
-                while offset < 2 {
+                while offset < BLOCK_WIDTH {
                     let index = ROW_SQUARES * row + window + offset;
                     masks[group * WINDOWS + window][0] |= 1 << square_bit(index);
                     masks[group * WINDOWS + window][1] |= 1 << square_bit(SQUARES - 1 - index);
@@ -150,21 +152,21 @@ const BLOCK_MASKS: [[u64; 2]; TABLES] = {
         group += 1;
     }
     masks
-};
+}
 
-/// `BLOCK_TERNARY[reversed][bits]`: the base-3 number with digit 1 where the 8 block squares
-/// `bits` (lowest bit first) have a bit, read in order or, for a twin, in reverse order.
-const BLOCK_TERNARY: [[u16; 1 << BLOCK_SQUARES]; 2] = {
-    let mut table = [[0u16; 1 << BLOCK_SQUARES]; 2];
+/// `[reversed][bits]`: the base-3 number with digit 1 where the `squares` block squares `bits`
+/// (lowest bit first) have a bit, read in order or, for a twin, in reverse order.
+const fn block_ternary(squares: usize) -> [[u32; BLOCK_SUBSETS]; 2] {
+    let mut table = [[0u32; BLOCK_SUBSETS]; 2];
     let mut bits = 0;
-    while bits < 1 << BLOCK_SQUARES {
+    while bits < 1 << squares {
         let mut square = 0;
         let mut power = 1;
-        while square < BLOCK_SQUARES {
+        while square < squares {
             if bits >> square & 1 == 1 {
                 table[0][bits] += power;
             }
-            if bits >> (BLOCK_SQUARES - 1 - square) & 1 == 1 {
+            if bits >> (squares - 1 - square) & 1 == 1 {
                 table[1][bits] += power;
             }
             power *= 3;
@@ -173,7 +175,44 @@ const BLOCK_TERNARY: [[u16; 1 << BLOCK_SQUARES]; 2] = {
         bits += 1;
     }
     table
-};
+}
+
+/// A layout known at compile time, so that the evaluation's loops and tables are constants.
+trait Blocks {
+    const LAYOUT: Layout;
+    fn masks() -> &'static [[u64; 2]; MAX_TABLES];
+    fn ternary() -> &'static [[u32; BLOCK_SUBSETS]; 2];
+}
+
+/// [`BLOCKS_4X4`] at compile time.
+struct Blocks4x4;
+static MASKS_4X4: [[u64; 2]; MAX_TABLES] = block_masks(&BLOCKS_4X4);
+static TERNARY_4X4: [[u32; BLOCK_SUBSETS]; 2] = block_ternary(BLOCKS_4X4.block_squares());
+
+impl Blocks for Blocks4x4 {
+    const LAYOUT: Layout = BLOCKS_4X4;
+    fn masks() -> &'static [[u64; 2]; MAX_TABLES] {
+        &MASKS_4X4
+    }
+    fn ternary() -> &'static [[u32; BLOCK_SUBSETS]; 2] {
+        &TERNARY_4X4
+    }
+}
+
+/// [`BLOCKS_4X6`] at compile time.
+struct Blocks4x6;
+static MASKS_4X6: [[u64; 2]; MAX_TABLES] = block_masks(&BLOCKS_4X6);
+static TERNARY_4X6: [[u32; BLOCK_SUBSETS]; 2] = block_ternary(BLOCKS_4X6.block_squares());
+
+impl Blocks for Blocks4x6 {
+    const LAYOUT: Layout = BLOCKS_4X6;
+    fn masks() -> &'static [[u64; 2]; MAX_TABLES] {
+        &MASKS_4X6
+    }
+    fn ternary() -> &'static [[u32; BLOCK_SUBSETS]; 2] {
+        &TERNARY_4X6
+    }
+}
 
 /// Which coordinate of a square a set of bit planes weighs.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -243,12 +282,16 @@ fn word<R: Rules>(set: crate::rules::BitsOf<R>) -> u64 {
     set.to_u128() as u64
 }
 
-/// Calls `add(parameter, value)` for every non-zero term of the position, White's view. The
-/// score is the sum of `value * weight[parameter]`, each weight blended by [`phase`].
+/// Calls `add(parameter, value)` for every non-zero term of the position in `layout`, White's
+/// view. The score is the sum of `value * weight[parameter]`, each weight blended by [`phase`].
 ///
 /// Only for international draughts ([`applies`]).
 #[inline(always)]
-pub fn features<R: Rules>(position: &Position<R>, mut add: impl FnMut(usize, i32)) {
+pub fn features<R: Rules>(
+    layout: &Layout,
+    position: &Position<R>,
+    mut add: impl FnMut(usize, i32),
+) {
     let white = word::<R>(position.men(Color::White));
     let black = word::<R>(position.men(Color::Black));
     // Row codes as they stand, and as the colour mirror sees them (`mirrored[r]` is row r of
@@ -270,14 +313,14 @@ pub fn features<R: Rules>(position: &Position<R>, mut add: impl FnMut(usize, i32
     }
     let index = |rows: &[usize; ROWS], top: usize, window: usize| {
         let mut index = 0;
-        for row in (top..top + 4).rev() {
+        for row in (top..top + layout.block_rows).rev() {
             index = index * PAIR_STATES + usize::from(PAIRS[rows[row]][window]);
         }
         index
     };
-    for (group, &top) in OWN_BLOCK_ROWS.iter().enumerate() {
+    for (group, &top) in layout.own_block_rows.iter().enumerate() {
         for window in 0..WINDOWS {
-            let base = (group * WINDOWS + window) * TABLE_SIZE;
+            let base = (group * WINDOWS + window) * layout.table_size();
             add(base + index(&codes, top, window), 1);
             add(base + index(&mirrored, top, window), -1);
         }
@@ -285,11 +328,11 @@ pub fn features<R: Rules>(position: &Position<R>, mut add: impl FnMut(usize, i32
 
     let white_men = white.count_ones() as i32;
     let black_men = black.count_ones() as i32;
-    add(MAN, white_men - black_men);
-    add(ADVANCEMENT, advancement);
-    add(BALANCE, skew[0].abs() - skew[1].abs());
+    add(layout.term(Term::Man), white_men - black_men);
+    add(layout.term(Term::Advancement), advancement);
+    add(layout.term(Term::Balance), skew[0].abs() - skew[1].abs());
     add(
-        SIDE_TO_MOVE,
+        layout.term(Term::SideToMove),
         if position.side() == Color::White {
             1
         } else {
@@ -298,7 +341,7 @@ pub fn features<R: Rules>(position: &Position<R>, mut add: impl FnMut(usize, i32
     );
 
     if position.all_kings().any() {
-        king_features(position, &mut add);
+        king_features(layout, position, &mut add);
     }
 }
 
@@ -328,7 +371,11 @@ impl<'w> PhaseSums<'w> {
 
 /// The king terms of [`features`] (placement, first king, further kings, mobility).
 #[inline(always)]
-fn king_features<R: Rules>(position: &Position<R>, add: &mut impl FnMut(usize, i32)) {
+fn king_features<R: Rules>(
+    layout: &Layout,
+    position: &Position<R>,
+    add: &mut impl FnMut(usize, i32),
+) {
     type G<R> = <R as Rules>::Geometry;
     let empty = position.empty();
     let mut counts = [0i32; 2];
@@ -338,8 +385,8 @@ fn king_features<R: Rules>(position: &Position<R>, add: &mut impl FnMut(usize, i
             counts[side] += 1;
             let square = G::<R>::square_of(bit) as usize;
             match color {
-                Color::White => add(KING_SQUARE + square - 1, 1),
-                Color::Black => add(KING_SQUARE + SQUARES - square, -1),
+                Color::White => add(layout.king_square() + square - 1, 1),
+                Color::Black => add(layout.king_square() + SQUARES - square, -1),
             }
             for direction in Direction::ALL {
                 reach[side] += movegen::king_reach::<G<R>>(bit, direction, empty).count() as i32;
@@ -347,11 +394,14 @@ fn king_features<R: Rules>(position: &Position<R>, add: &mut impl FnMut(usize, i
         }
     }
     add(
-        FIRST_KING,
+        layout.term(Term::FirstKing),
         i32::from(counts[0] > 0) - i32::from(counts[1] > 0),
     );
-    add(MORE_KINGS, (counts[0] - 1).max(0) - (counts[1] - 1).max(0));
-    add(KING_MOBILITY, reach[0] - reach[1]);
+    add(
+        layout.term(Term::MoreKings),
+        (counts[0] - 1).max(0) - (counts[1] - 1).max(0),
+    );
+    add(layout.term(Term::KingMobility), reach[0] - reach[1]);
 }
 
 /// The blend of a position: the endgame share out of [`FULL_TEMPO`] (0 at the start, all of it
@@ -378,36 +428,47 @@ impl PatternWeights {
     /// row and file sums from popcounts of bit planes.
     #[inline]
     pub fn evaluate<R: Rules>(&self, position: &Position<R>) -> Score {
+        if *self.layout() == BLOCKS_4X6 {
+            self.evaluate_in::<Blocks4x6, R>(position)
+        } else {
+            debug_assert_eq!(*self.layout(), BLOCKS_4X4);
+            self.evaluate_in::<Blocks4x4, R>(position)
+        }
+    }
+
+    /// [`PatternWeights::evaluate`] with the layout's tables and loop bounds as constants.
+    #[inline(always)]
+    fn evaluate_in<L: Blocks, R: Rules>(&self, position: &Position<R>) -> Score {
+        let layout = &L::LAYOUT;
         let white = word::<R>(position.men(Color::White));
         let black = word::<R>(position.men(Color::Black));
         let mut sums = PhaseSums::new(self.pairs());
         let mut add = |parameter: usize, value: i32| sums.add(parameter, value);
-        for (table, [own, twin]) in BLOCK_MASKS.iter().enumerate() {
-            let base = table * TABLE_SIZE;
-            let index =
-                BLOCK_TERNARY[0][extract(white, *own)] + 2 * BLOCK_TERNARY[0][extract(black, *own)];
-            add(base + usize::from(index), 1);
-            let index = BLOCK_TERNARY[1][extract(black, *twin)]
-                + 2 * BLOCK_TERNARY[1][extract(white, *twin)];
-            add(base + usize::from(index), -1);
+        let ternary = L::ternary();
+        for (table, [own, twin]) in L::masks()[..layout.tables()].iter().enumerate() {
+            let base = table * layout.table_size();
+            let index = ternary[0][extract(white, *own)] + 2 * ternary[0][extract(black, *own)];
+            add(base + index as usize, 1);
+            let index = ternary[1][extract(black, *twin)] + 2 * ternary[1][extract(white, *twin)];
+            add(base + index as usize, -1);
         }
         let white_men = white.count_ones() as i32;
         let black_men = black.count_ones() as i32;
         let white_rows = plane_sum(white, &ROW_PLANES);
         let black_rows = plane_sum(black, &ROW_PLANES);
-        add(MAN, white_men - black_men);
+        add(layout.term(Term::Man), white_men - black_men);
         // White's men advance from row 9 to row 0, Black's the other way.
         add(
-            ADVANCEMENT,
+            layout.term(Term::Advancement),
             (ROWS as i32 - 1) * white_men - white_rows - black_rows,
         );
         let skew = |men: u64, count: i32| 2 * plane_sum(men, &FILE_PLANES) - BALANCE_CENTRE * count;
         add(
-            BALANCE,
+            layout.term(Term::Balance),
             skew(white, white_men).abs() - skew(black, black_men).abs(),
         );
         add(
-            SIDE_TO_MOVE,
+            layout.term(Term::SideToMove),
             if position.side() == Color::White {
                 1
             } else {
@@ -415,7 +476,7 @@ impl PatternWeights {
             },
         );
         if position.all_kings().any() {
-            king_features(position, &mut add);
+            king_features(layout, position, &mut add);
         }
         let tempo = white_rows + (ROWS as i32 - 1) * black_men - black_rows;
         let stage = (FULL_TEMPO - tempo).clamp(0, FULL_TEMPO);
@@ -429,7 +490,9 @@ impl PatternWeights {
     /// [`PatternWeights::evaluate`] computes faster.
     pub fn evaluate_by_features<R: Rules>(&self, position: &Position<R>) -> Score {
         let mut sums = PhaseSums::new(self.pairs());
-        features(position, |parameter, value| sums.add(parameter, value));
+        features(self.layout(), position, |parameter, value| {
+            sums.add(parameter, value);
+        });
         self.blend(position, sums.opening, sums.endgame, phase(position))
     }
 
@@ -479,11 +542,16 @@ mod tests {
     }
 
     /// The block index computed square by square from its definition.
-    fn reference_index(position: &Position<I>, top: usize, window: usize) -> usize {
+    fn reference_index(
+        layout: &Layout,
+        position: &Position<I>,
+        top: usize,
+        window: usize,
+    ) -> usize {
         let mut index = 0;
         let mut power = 1;
-        for row in top..top + 4 {
-            for offset in 0..2 {
+        for row in top..top + layout.block_rows {
+            for offset in 0..BLOCK_WIDTH {
                 index += power * digit(position, ROW_SQUARES * row + window + offset + 1);
                 power *= 3;
             }
@@ -491,10 +559,10 @@ mod tests {
         index
     }
 
-    fn pattern_terms(position: &Position<I>) -> Vec<(usize, i32)> {
+    fn pattern_terms(layout: &Layout, position: &Position<I>) -> Vec<(usize, i32)> {
         let mut terms = Vec::new();
-        features(position, |parameter, value| {
-            if parameter < KING_SQUARE {
+        features(layout, position, |parameter, value| {
+            if parameter < layout.king_square() {
                 terms.push((parameter, value));
             }
         });
@@ -523,57 +591,65 @@ mod tests {
 
     #[test]
     fn indices_match_the_square_by_square_definition() {
-        for position in random_positions() {
-            let mirror = position.mirror();
-            let mut expected = Vec::new();
-            for (group, &top) in OWN_BLOCK_ROWS.iter().enumerate() {
-                for window in 0..WINDOWS {
-                    let base = (group * WINDOWS + window) * TABLE_SIZE;
-                    expected.push((base + reference_index(&position, top, window), 1));
-                    expected.push((base + reference_index(&mirror, top, window), -1));
+        for layout in &LAYOUTS {
+            for position in random_positions() {
+                let mirror = position.mirror();
+                let mut expected = Vec::new();
+                for (group, &top) in layout.own_block_rows.iter().enumerate() {
+                    for window in 0..WINDOWS {
+                        let base = (group * WINDOWS + window) * layout.table_size();
+                        let index = reference_index(layout, &position, top, window);
+                        expected.push((base + index, 1));
+                        let index = reference_index(layout, &mirror, top, window);
+                        expected.push((base + index, -1));
+                    }
                 }
+                assert_eq!(pattern_terms(layout, &position), expected, "{position:?}");
             }
-            assert_eq!(pattern_terms(&position), expected, "{position:?}");
         }
     }
 
     /// Weights with every parameter different (a pseudo-random fill).
-    fn scrambled_weights() -> PatternWeights {
+    fn scrambled_weights(layout: &'static Layout) -> PatternWeights {
         let mut seed = 12_345_u64;
-        let pairs = (0..PARAMETERS)
+        let pairs = (0..layout.parameters())
             .map(|_| {
                 seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
                 [(seed >> 50) as i16 - 4000, (seed >> 40) as i16 % 3000]
             })
             .collect();
-        PatternWeights::from_pairs(pairs).expect("one pair per parameter")
+        PatternWeights::from_pairs(layout, pairs).expect("one pair per parameter")
     }
 
     #[test]
     fn a_position_and_its_colour_mirror_score_alike() {
-        let weights = scrambled_weights();
         let embedded = PatternWeights::embedded();
-        for position in random_positions() {
-            let mirror = position.mirror();
-            assert_eq!(
-                weights.evaluate(&position),
-                weights.evaluate(&mirror),
-                "{position:?}"
-            );
-            assert_eq!(embedded.evaluate(&position), embedded.evaluate(&mirror));
-            assert_eq!(phase(&position), phase(&mirror));
+        for layout in &LAYOUTS {
+            let weights = scrambled_weights(layout);
+            for position in random_positions() {
+                let mirror = position.mirror();
+                assert_eq!(
+                    weights.evaluate(&position),
+                    weights.evaluate(&mirror),
+                    "{position:?}"
+                );
+                assert_eq!(embedded.evaluate(&position), embedded.evaluate(&mirror));
+                assert_eq!(phase(&position), phase(&mirror));
+            }
         }
     }
 
     #[test]
     fn the_fast_evaluation_equals_the_features_sum() {
-        let weights = scrambled_weights();
-        for position in random_positions() {
-            assert_eq!(
-                weights.evaluate(&position),
-                weights.evaluate_by_features(&position),
-                "{position:?}"
-            );
+        for layout in &LAYOUTS {
+            let weights = scrambled_weights(layout);
+            for position in random_positions() {
+                assert_eq!(
+                    weights.evaluate(&position),
+                    weights.evaluate_by_features(&position),
+                    "{position:?}"
+                );
+            }
         }
     }
 

@@ -1,8 +1,8 @@
 //! The weights of the pattern evaluation as data: a small versioned binary file.
 //!
 //! Layout, little-endian:
-//! * [`MAGIC`] (8 bytes), format version (u32, [`FORMAT_VERSION`]), layout id (u32,
-//!   [`LAYOUT_ID`]: which features the weights belong to), parameter count (u32);
+//! * [`MAGIC`] (8 bytes), format version (u32, [`FORMAT_VERSION`]), layout id (u32, a
+//!   [`Layout`]'s: which features the weights belong to), parameter count (u32);
 //! * for each parameter its opening and endgame weight (i16 each, in 1/[`WEIGHT_SCALE`]
 //!   centi-men);
 //! * a checksum of everything before it (u64, FNV-1a).
@@ -10,7 +10,7 @@
 //! The default weights are embedded in the binary ([`PatternWeights::embedded`]); a file given
 //! at run time replaces them only if it passes every check.
 
-use super::layout::PARAMETERS;
+use super::layout::{LAYOUTS, Layout};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use thiserror::Error;
@@ -19,8 +19,6 @@ use thiserror::Error;
 pub const MAGIC: [u8; 8] = *b"RAFLEVAL";
 /// Version of the file layout above.
 pub const FORMAT_VERSION: u32 = 1;
-/// The feature layout: 1 = 8 tables of 4x4 blocks (3^8), 50 king squares, 7 scalar terms.
-pub const LAYOUT_ID: u32 = 1;
 /// Weights are stored in 1/`WEIGHT_SCALE` centi-men.
 pub const WEIGHT_SCALE: i32 = 16;
 /// Bytes before the weights.
@@ -67,7 +65,8 @@ pub enum WeightsError {
     Version(u32),
     /// Weights for other features.
     #[error(
-        "weights file layout {found} with {count} parameters, expected layout {LAYOUT_ID} with {PARAMETERS}"
+        "weights file layout {found} with {count} parameters; {}",
+        known_layouts()
     )]
     Layout {
         /// Layout id found.
@@ -83,6 +82,15 @@ pub enum WeightsError {
     Checksum,
 }
 
+/// The layouts a weights file may have, as the error of a bad one lists them.
+fn known_layouts() -> String {
+    let known: Vec<String> = LAYOUTS
+        .iter()
+        .map(|l| format!("{} ({}, {} parameters)", l.id, l.name, l.parameters()))
+        .collect();
+    format!("known layouts: {}", known.join(", "))
+}
+
 /// FNV-1a of `bytes`.
 pub fn checksum(bytes: &[u8]) -> u64 {
     bytes.iter().fold(FNV_OFFSET, |hash, &byte| {
@@ -93,24 +101,32 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 /// The weights of the pattern evaluation: per parameter, opening and endgame.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PatternWeights {
+    layout: &'static Layout,
     pairs: Box<[[i16; 2]]>,
 }
 
 impl PatternWeights {
-    /// Weights from `(opening, endgame)` pairs, one per parameter.
+    /// Weights of `layout` from `(opening, endgame)` pairs, one per parameter.
     ///
     /// # Errors
-    /// Not exactly [`PARAMETERS`] pairs.
-    pub fn from_pairs(pairs: Vec<[i16; 2]>) -> Result<Self, WeightsError> {
-        if pairs.len() != PARAMETERS {
+    /// Not exactly one pair per parameter of the layout.
+    pub fn from_pairs(layout: &'static Layout, pairs: Vec<[i16; 2]>) -> Result<Self, WeightsError> {
+        if pairs.len() != layout.parameters() {
             return Err(WeightsError::Layout {
-                found: LAYOUT_ID,
+                found: layout.id,
                 count: pairs.len() as u32,
             });
         }
         Ok(PatternWeights {
+            layout,
             pairs: pairs.into_boxed_slice(),
         })
+    }
+
+    /// The layout of the features the weights belong to.
+    #[inline(always)]
+    pub fn layout(&self) -> &'static Layout {
+        self.layout
     }
 
     /// The `(opening, endgame)` pairs, indexed by parameter.
@@ -157,14 +173,11 @@ impl PatternWeights {
         if version != FORMAT_VERSION {
             return Err(WeightsError::Version(version));
         }
-        let (layout, count) = (word(12), word(16));
-        if layout != LAYOUT_ID || count as usize != PARAMETERS {
-            return Err(WeightsError::Layout {
-                found: layout,
-                count,
-            });
-        }
-        let body = HEADER_BYTES + 4 * PARAMETERS;
+        let (id, count) = (word(12), word(16));
+        let layout = Layout::by_id(id)
+            .filter(|layout| layout.parameters() == count as usize)
+            .ok_or(WeightsError::Layout { found: id, count })?;
+        let body = HEADER_BYTES + 4 * layout.parameters();
         let total = body + CHECKSUM_BYTES;
         if bytes.len() < total {
             return Err(WeightsError::Truncated(bytes.len()));
@@ -185,14 +198,14 @@ impl PatternWeights {
                 ]
             })
             .collect();
-        Self::from_pairs(pairs)
+        Self::from_pairs(layout, pairs)
     }
 
     /// The bytes of the weights file.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
         out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&LAYOUT_ID.to_le_bytes());
+        out.extend_from_slice(&self.layout.id.to_le_bytes());
         out.extend_from_slice(&(self.pairs.len() as u32).to_le_bytes());
         for [opening, endgame] in self.pairs.iter() {
             out.extend_from_slice(&opening.to_le_bytes());
@@ -254,6 +267,12 @@ mod tests {
         assert!(matches!(
             PatternWeights::parse(&layout),
             Err(WeightsError::Layout { found: 2, .. })
+        ));
+        layout[12] = 9;
+        rewrite_checksum(&mut layout);
+        assert!(matches!(
+            PatternWeights::parse(&layout),
+            Err(WeightsError::Layout { found: 9, .. })
         ));
         let mut corrupt = good.clone();
         corrupt[HEADER_BYTES + 5] ^= 1;

@@ -13,7 +13,7 @@
 //! gradient is summed over a fixed partition in a fixed order, whatever the thread count.
 
 use super::data::Labelled;
-use crate::eval::layout::{FIRST_KING, KING_SQUARE, MAN, MORE_KINGS, PARAMETERS};
+use crate::eval::layout::{BLOCKS_4X4, Layout, Term};
 use crate::eval::patterns::{self, FULL_TEMPO};
 use crate::eval::weights_file::{PatternWeights, WEIGHT_SCALE};
 use crate::position::Position;
@@ -57,6 +57,8 @@ pub struct TrainSettings {
     pub seed: u64,
     /// Games whose index is a multiple of this are held out for validation.
     pub validation_every: u64,
+    /// The pattern blocks of the model.
+    pub layout: &'static Layout,
 }
 
 impl Default for TrainSettings {
@@ -69,6 +71,7 @@ impl Default for TrainSettings {
             learning_rate: 2.0,
             seed: 1,
             validation_every: 20,
+            layout: &BLOCKS_4X4,
         }
     }
 }
@@ -119,11 +122,17 @@ struct Samples {
 }
 
 impl Samples {
-    fn push(&mut self, position: &Position<International>, searched: f32, result: f32) {
+    fn push(
+        &mut self,
+        layout: &Layout,
+        position: &Position<International>,
+        searched: f32,
+        result: f32,
+    ) {
         if self.offsets.is_empty() {
             self.offsets.push(0);
         }
-        patterns::features(position, |parameter, value| {
+        patterns::features(layout, position, |parameter, value| {
             if value != 0 {
                 self.parameters.push(parameter as u32);
                 self.values.push(value as i16);
@@ -181,6 +190,7 @@ impl Samples {
 /// The positions of a training run, split into training and validation sets as they come (whole
 /// games held out), with their features extracted once: the positions themselves are not kept.
 pub struct Dataset {
+    layout: &'static Layout,
     validation_every: u64,
     train: Samples,
     validation: Samples,
@@ -189,10 +199,11 @@ pub struct Dataset {
 }
 
 impl Dataset {
-    /// An empty data set; games whose index is a multiple of `validation_every` (if not 0) are
-    /// held out for validation.
-    pub fn new(validation_every: u64) -> Self {
+    /// An empty data set for the features of `layout`; games whose index is a multiple of
+    /// `validation_every` (if not 0) are held out for validation.
+    pub fn new(layout: &'static Layout, validation_every: u64) -> Self {
         Dataset {
+            layout,
             validation_every,
             train: Samples::default(),
             validation: Samples::default(),
@@ -213,9 +224,10 @@ impl Dataset {
                 -hand
             };
             self.hand_crafted.push(white as f32);
-            self.validation.push(position, searched, result);
+            self.validation
+                .push(self.layout, position, searched, result);
         } else {
-            self.train.push(position, searched, result);
+            self.train.push(self.layout, position, searched, result);
         }
     }
 
@@ -265,12 +277,10 @@ fn fit_k(pairs: &[(f32, f32)]) -> f64 {
     (low + high) / 2.0
 }
 
-/// Whether the L2 penalty applies to a parameter (not to the material terms, whose size is
-/// the unit of everything else).
-fn penalised(parameter: usize) -> bool {
-    // The pattern tables come first, then the king squares, then the scalar terms.
-    const _: () = assert!(KING_SQUARE < MAN);
-    parameter < MAN
+/// Whether the L2 penalty applies to a parameter: the pattern tables and king squares, not the
+/// scalar terms (the material's size is the unit of everything else).
+fn penalised(layout: &Layout, parameter: usize) -> bool {
+    parameter < layout.term(Term::Man)
 }
 
 /// Trains the pattern evaluation on `data`; calls `epoch_done` after each epoch.
@@ -280,6 +290,7 @@ pub fn train(
     mut epoch_done: impl FnMut(usize, &EpochLoss),
 ) -> (PatternWeights, TrainReport) {
     let Dataset {
+        layout,
         train: mut train_set,
         validation: mut validation_set,
         hand_crafted,
@@ -298,18 +309,19 @@ pub fn train(
         .zip(&validation_set.target)
         .map(|(&white, &target)| cross_entropy(target, sigmoid(k as f32 * white)))
         .sum();
-    let mut weights = vec![[0f32; 2]; PARAMETERS];
-    weights[MAN] = [INITIAL_MAN; 2];
-    weights[FIRST_KING] = [INITIAL_KING; 2];
-    weights[MORE_KINGS] = [INITIAL_KING; 2];
+    let parameters = layout.parameters();
+    let mut weights = vec![[0f32; 2]; parameters];
+    weights[layout.term(Term::Man)] = [INITIAL_MAN; 2];
+    weights[layout.term(Term::FirstKing)] = [INITIAL_KING; 2];
+    weights[layout.term(Term::MoreKings)] = [INITIAL_KING; 2];
     let kf = k as f32;
     let mut losses = vec![EpochLoss {
         train: train_set.loss(&weights, kf),
         validation: validation_set.loss(&weights, kf),
     }];
     epoch_done(0, &losses[0]);
-    let mut first = vec![[0f32; 2]; PARAMETERS];
-    let mut second = vec![[0f32; 2]; PARAMETERS];
+    let mut first = vec![[0f32; 2]; parameters];
+    let mut second = vec![[0f32; 2]; parameters];
     let mut order: Vec<usize> = (0..train_set.len()).collect();
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(settings.seed);
     let batch = settings.batch.max(1);
@@ -323,7 +335,7 @@ pub fn train(
             let gradients: Vec<Vec<[f32; 2]>> = chunk
                 .par_chunks(part.max(1))
                 .map(|indices| {
-                    let mut g = vec![[0f32; 2]; PARAMETERS];
+                    let mut g = vec![[0f32; 2]; parameters];
                     for &i in indices {
                         let p = sigmoid(kf * train_set.score(i, &weights));
                         let common = (p - train_set.target[i]) * kf;
@@ -344,10 +356,10 @@ pub fn train(
             let scale = 1.0 / chunk.len() as f32;
             let correction1 = 1.0 - BETA1.powi(step as i32);
             let correction2 = 1.0 - BETA2.powi(step as i32);
-            for parameter in 0..PARAMETERS {
+            for parameter in 0..parameters {
                 for phase in 0..2 {
                     let g = gradients.iter().map(|g| g[parameter][phase]).sum::<f32>() * scale;
-                    if penalised(parameter) {
+                    if penalised(layout, parameter) {
                         // Decoupled weight decay (AdamW): an L2 gradient through Adam would be
                         // normalised to a full step for every weight its batch does not touch.
                         weights[parameter][phase] *=
@@ -372,7 +384,7 @@ pub fn train(
         epoch_done(epoch, &loss);
         losses.push(loss);
     }
-    let quantised = quantise(&weights);
+    let quantised = quantise(layout, &weights);
     let drift = quantisation_drift(&validation_set, &weights, &quantised);
     let report = TrainReport {
         k,
@@ -386,14 +398,17 @@ pub fn train(
 }
 
 /// The weights in the file's fixed-point unit, rounded to nearest.
-fn quantise(weights: &[[f32; 2]]) -> PatternWeights {
+fn quantise(layout: &'static Layout, weights: &[[f32; 2]]) -> PatternWeights {
     let fixed = |w: f32| {
         (w * WEIGHT_SCALE as f32)
             .round()
             .clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16
     };
-    PatternWeights::from_pairs(weights.iter().map(|&[o, e]| [fixed(o), fixed(e)]).collect())
-        .expect("one pair per parameter")
+    PatternWeights::from_pairs(
+        layout,
+        weights.iter().map(|&[o, e]| [fixed(o), fixed(e)]).collect(),
+    )
+    .expect("one pair per parameter")
 }
 
 fn quantisation_drift(samples: &Samples, weights: &[[f32; 2]], quantised: &PatternWeights) -> f64 {

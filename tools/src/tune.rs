@@ -11,6 +11,7 @@
 //!   weights file.
 
 use clap::{Parser, Subcommand};
+use rafle::eval::layout::{LAYOUTS, Layout};
 use rafle::eval::weights_file;
 use rafle::eval::{self, FEATURES, Features, WEIGHT_NAMES, weights::WEIGHTS};
 use rafle::learn::{
@@ -98,6 +99,9 @@ enum Command {
         /// Games whose index is a multiple of this are held out for validation.
         #[arg(long, default_value_t = 20)]
         validation_every: u64,
+        /// Pattern blocks of the model: 4x4 (3^8 states, 8 tables) or 4x6 (3^12, 4 tables).
+        #[arg(long, default_value = "4x4", value_parser = parse_layout)]
+        layout: &'static Layout,
         /// Worker threads.
         #[arg(long, default_value_t = 2)]
         threads: usize,
@@ -129,6 +133,14 @@ enum Command {
         #[arg(long)]
         write: Option<PathBuf>,
     },
+}
+
+/// A pattern layout by name.
+fn parse_layout(name: &str) -> Result<&'static Layout, String> {
+    Layout::by_name(name).ok_or_else(|| {
+        let names: Vec<&str> = LAYOUTS.iter().map(|l| l.name).collect();
+        format!("unknown layout {name:?}; known: {}", names.join(", "))
+    })
 }
 
 fn main() {
@@ -168,6 +180,7 @@ fn main() {
             learning_rate,
             seed,
             validation_every,
+            layout,
             threads,
         } => {
             let settings = TrainSettings {
@@ -178,6 +191,7 @@ fn main() {
                 learning_rate,
                 seed,
                 validation_every,
+                layout,
             };
             train(&data, &out, &settings, threads)
         }
@@ -266,7 +280,7 @@ fn train(
         .build_global()
         .map_err(|e| e.to_string())?;
     let started = std::time::Instant::now();
-    let mut data = Dataset::new(settings.validation_every);
+    let mut data = Dataset::new(settings.layout, settings.validation_every);
     let games = data::for_each_position(paths, |labelled| data.push(&labelled))
         .map_err(|e| e.to_string())?;
     if data.is_empty() {
@@ -306,8 +320,8 @@ fn train(
     text.push_str(&format!("train_command = {:?}\n", command.join(" ")));
     text.push_str(&format!("trainer_commit = {:?}\n", git_commit()));
     text.push_str(&format!(
-        "lambda = {}\nl2 = {}\nepochs = {}\nbatch = {}\nlearning_rate = {}\nseed = {}\nvalidation_every = {}\n",
-        settings.lambda, settings.l2, settings.epochs, settings.batch, settings.learning_rate,
+        "layout = {:?}\nlambda = {}\nl2 = {}\nepochs = {}\nbatch = {}\nlearning_rate = {}\nseed = {}\nvalidation_every = {}\n",
+        settings.layout.name, settings.lambda, settings.l2, settings.epochs, settings.batch, settings.learning_rate,
         settings.seed, settings.validation_every
     ));
     text.push_str(&format!(
