@@ -138,3 +138,105 @@ fn ci_runs_the_test_command_of_the_readme() {
         .trim();
     assert_eq!(readme_command, ci_command);
 }
+
+/// The subcommands that build an engine, each with the arguments it needs besides the engine's.
+const ENGINE_COMMANDS: [(&[&str], &[&str]); 5] = [
+    (&["analyze"], &[]),
+    (&["annotate"], &["game.pdn"]),
+    (&["dxp"], &["--listen"]),
+    (&["serve"], &["--port", "0"]),
+    (&["book", "build"], &["--out", "book.bin"]),
+];
+
+/// The engine options, as `--help` spells them.
+const ENGINE_OPTIONS: [&str; 6] = [
+    "-t, --threads <THREADS>",
+    "--hash <HASH>",
+    "--eval <EVAL>",
+    "--eval-file <FILE>",
+    "--egdb <DIR>",
+    "--egdb-pieces <EGDB_PIECES>",
+];
+
+/// The help of `option` in `help` (a subcommand's `--help`), its words joined by single spaces:
+/// the columns differ with the lengths of each subcommand's other options.
+fn option_help(help: &str, option: &str) -> String {
+    let mut lines = help
+        .lines()
+        .skip_while(|line| !line.trim().starts_with(option));
+    let first = lines.next().unwrap_or_default();
+    let rest = lines.take_while(|line| !line.trim_start().starts_with('-'));
+    std::iter::once(first)
+        .chain(rest)
+        .flat_map(str::split_whitespace)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// An engine option out of its range is refused with the same message, naming the range, by every
+/// subcommand that builds an engine: they share one group of arguments.
+#[test]
+fn every_engine_command_refuses_an_engine_option_out_of_range_alike() {
+    for (option, value) in [("--threads", "0"), ("--hash", "0"), ("--egdb-pieces", "8")] {
+        let mut messages = Vec::new();
+        for (command, needed) in ENGINE_COMMANDS {
+            let args = [command, needed, &[option, value]].concat();
+            let output = rafle(&args);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+            let message = stderr.lines().next().unwrap_or_default().to_string();
+            assert!(
+                message.starts_with(&format!("error: invalid value '{value}' for '{option} ")),
+                "{args:?}: {stderr}"
+            );
+            messages.push(message);
+        }
+        assert!(messages.iter().all(|m| *m == messages[0]), "{messages:#?}");
+    }
+    let threads = &rafle(&["analyze", "--threads", "0"]).stderr;
+    assert!(
+        String::from_utf8_lossy(threads).contains(&format!(
+            "0 is not in 1..={}",
+            rafle::player::options::MAX_THREADS
+        )),
+        "the range is the Hub's"
+    );
+}
+
+/// Every subcommand that builds an engine lists the same engine options with the same help,
+/// but for the differences each names: what `serve`'s and `book build`'s threads and tables are,
+/// and their default table sizes.
+#[test]
+fn every_engine_command_lists_the_same_engine_options() {
+    use rafle::book::build::DEFAULT_WORKER_HASH_MB;
+    use rafle::serve::table::TABLE_MB;
+    let helps: Vec<String> = ENGINE_COMMANDS
+        .iter()
+        .map(|(command, _)| {
+            let args = [command, &["--help"][..]].concat();
+            let output = rafle(&args);
+            assert!(output.status.success(), "{args:?}");
+            String::from_utf8_lossy(&output.stdout).into_owned()
+        })
+        .collect();
+    let standard = &helps[0];
+    for option in ENGINE_OPTIONS {
+        let expected = option_help(standard, option);
+        assert!(expected.starts_with(option), "{option} in analyze --help");
+        for ((command, _), help) in ENGINE_COMMANDS.iter().zip(&helps) {
+            let shown = option_help(help, option);
+            let own = matches!(command[0], "serve" | "book")
+                && matches!(option, "-t, --threads <THREADS>" | "--hash <HASH>");
+            if own {
+                assert!(shown.starts_with(option), "{command:?}: {shown}");
+            } else {
+                assert_eq!(shown, expected, "{command:?}");
+            }
+        }
+    }
+    let (serve, book) = (&helps[3], &helps[4]);
+    assert!(option_help(serve, "-t, --threads").contains("each tab's engine"));
+    assert!(option_help(serve, "--hash").ends_with(&format!("[default: {TABLE_MB}]")));
+    assert!(option_help(book, "-t, --threads").contains("Worker threads"));
+    assert!(option_help(book, "--hash").ends_with(&format!("[default: {DEFAULT_WORKER_HASH_MB}]")));
+}

@@ -24,9 +24,10 @@
 
 use super::{BookError, BookMove, BuildInfo, encode};
 use crate::core::BitBoard;
+use crate::egdb::Egdb;
 use crate::eval::Eval;
 use crate::moves::Move;
-use crate::player::options::engine_at_most;
+use crate::player::options::Setup;
 use crate::position::Position;
 use crate::rules::{BitsOf, Rules};
 use crate::score::{KNOWN_WIN, MAX_DISTANCE};
@@ -36,7 +37,7 @@ use dashmap::DashMap;
 use rayon::prelude::*;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet, VecDeque};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Default depth of the search that scores a new position.
@@ -47,6 +48,8 @@ pub const DEFAULT_PLY_COST: u32 = 4;
 pub const DEFAULT_BATCH: u32 = 32;
 /// Default transposition table of each worker, in MiB.
 pub const DEFAULT_WORKER_HASH_MB: usize = 4;
+/// Search threads of each worker: one, so that a score does not depend on how threads met.
+const WORKER_THREADS: usize = 1;
 
 /// How to build.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -159,6 +162,8 @@ pub struct Builder<R: Rules> {
     root: u64,
     expanded: usize,
     engines: Mutex<Vec<Engine<R, Eval>>>,
+    /// The engine of each worker.
+    scoring: Setup,
     pool: rayon::ThreadPool,
     /// Build time of earlier runs (resumed books).
     seconds_before: u64,
@@ -190,12 +195,18 @@ impl<R: Rules> Builder<R> {
             .thread_name(|i| format!("book-{i}"))
             .build()
             .expect("the book worker threads can be started");
+        let scoring = Setup {
+            threads: WORKER_THREADS,
+            hash_mb: settings.hash_mb,
+            ..Setup::default()
+        };
         Builder {
             settings,
             tree,
             root: Position::<R>::start().hash(),
             expanded,
             engines: Mutex::new(Vec::new()),
+            scoring,
             pool,
             seconds_before,
             started: Instant::now(),
@@ -242,6 +253,18 @@ impl<R: Rules> Builder<R> {
             expanded,
             book.info().build_seconds,
         ))
+    }
+
+    /// Scores the new positions with `eval` and the endgame tables `egdb` instead of the default
+    /// evaluation without tables. Neither is recorded in the book, so a resumed build is given
+    /// them again.
+    pub fn set_scoring(&mut self, eval: Eval, egdb: Option<Arc<Egdb>>) {
+        self.scoring.eval = eval;
+        self.scoring.egdb = egdb;
+        self.engines
+            .get_mut()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
     }
 
     /// The settings in use.
@@ -371,9 +394,7 @@ impl<R: Rules> Builder<R> {
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .pop()
-                    .unwrap_or_else(|| {
-                        engine_at_most::<R>(Eval::default_eval(), 1, this.settings.hash_mb)
-                    });
+                    .unwrap_or_else(|| this.scoring.engine_at_most::<R>());
                 // Every task starts from an empty table, so that a score does not depend on which
                 // worker computed it or what it searched before.
                 engine.new_game();

@@ -1,20 +1,22 @@
 //! `rafle analyze`: search a position and print the progress and the best line.
 
+use super::engine_args::{self, EngineArgs, LimitsArgs, Standard, TimeDefault};
 use clap::Args;
 use rafle::game::Game;
 use rafle::notation::text;
-use rafle::player::options::{
-    self, DEFAULT_EGDB_PIECES, DEFAULT_HASH_MB, DEFAULT_THREADS, MAX_EGDB_PIECES, MAX_LINES,
-    MAX_THREADS,
-};
-use rafle::position::Position;
+use rafle::player::options::{DEFAULT_LINES, LINES_RANGE};
 use rafle::rules::{Rules, Variant};
 use rafle::score;
 use rafle::search::{Info, Mode, Root, SearchControl};
 use rafle::with_variant;
 
-/// Time spent when no limit is given.
-const DEFAULT_SECONDS: f64 = 3.0;
+/// The search time of `analyze`: long enough for a considered move.
+#[derive(Clone, Copy, Debug)]
+pub struct AnalyzeTime;
+
+impl TimeDefault for AnalyzeTime {
+    const SECONDS: f64 = 3.0;
+}
 
 /// What the columns of the output mean.
 const AFTER_HELP: &str = "Output: one line per iteration. depth: the iteration's nominal depth \
@@ -34,26 +36,12 @@ pub struct AnalyzeArgs {
     /// Moves played from that position, e.g. "32-28 19-23 28x19".
     #[arg(short, long)]
     pub moves: Option<String>,
-    /// Search to this depth.
-    #[arg(short, long, conflicts_with_all = ["time", "nodes"], value_parser = clap::value_parser!(u32).range(1..=99))]
-    pub depth: Option<u32>,
-    /// Search for this many seconds (default 3).
-    #[arg(
-        short = 's',
-        long,
-        conflicts_with = "nodes",
-        allow_negative_numbers = true
-    )]
-    pub time: Option<f64>,
-    /// Search this many nodes.
-    #[arg(short, long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub nodes: Option<u64>,
-    /// Search threads.
-    #[arg(short, long, default_value_t = DEFAULT_THREADS as u32, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
-    pub threads: u32,
-    /// Transposition table size in MiB (at most this machine's memory).
-    #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..))]
-    pub hash: u64,
+    /// How long to search.
+    #[command(flatten)]
+    pub limits: LimitsArgs<AnalyzeTime>,
+    /// The engine.
+    #[command(flatten)]
+    pub engine: EngineArgs<Standard>,
     /// Rules to use.
     #[arg(long, default_value = "international")]
     pub variant: Variant,
@@ -61,23 +49,11 @@ pub struct AnalyzeArgs {
     /// shipped book); the search runs only when the position is not in the book.
     #[arg(long, value_name = "FILE")]
     pub book: Option<Option<std::path::PathBuf>>,
-    /// Evaluation: hand or patterns.
-    #[arg(long, default_value = rafle::eval::DEFAULT_EVAL)]
-    pub eval: String,
-    /// Weights file of the pattern evaluation (default: the embedded weights).
-    #[arg(long, value_name = "FILE")]
-    pub eval_file: Option<std::path::PathBuf>,
-    /// Probe the endgame databases of this directory (`rafle egdb build`).
-    #[arg(long, value_name = "DIR")]
-    pub egdb: Option<std::path::PathBuf>,
-    /// Most pieces of the endgame tables to load.
-    #[arg(long, default_value_t = DEFAULT_EGDB_PIECES, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_EGDB_PIECES)))]
-    pub egdb_pieces: u32,
     /// Show this many best lines. The limit (--depth, --time or --nodes) is for the whole
     /// search, not for each line: every depth searches the best line, then the best without its
     /// first move, and so on. A position with fewer legal moves has fewer lines (the output
     /// says so).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_LINES)))]
+    #[arg(long, default_value_t = DEFAULT_LINES, value_parser = clap::value_parser!(u32).range(LINES_RANGE))]
     pub multipv: u32,
 }
 
@@ -90,37 +66,15 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
 }
 
 fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
-    let eval = rafle::eval::Eval::select(&args.eval, args.eval_file.as_deref())
+    let start = super::start_position::<R>(args.fen.as_deref())?;
+    let game = Game::from_moves(start, super::move_words(args.moves.as_deref()))
         .map_err(|e| e.to_string())?;
-    let start = match &args.fen {
-        Some(text) => super::parse_fen_arg::<R>(text)?,
-        None => Position::<R>::start(),
-    };
-    let moves: Vec<&str> = args
-        .moves
-        .as_deref()
-        .unwrap_or("")
-        .split_whitespace()
-        .map(text::without_move_number)
-        .filter(|word| !word.is_empty())
-        .collect();
-    let game = Game::from_moves(start, moves).map_err(|e| e.to_string())?;
     let root = Root::from_game(&game);
-    let limits = super::search_limits(args.depth, args.nodes, args.time, DEFAULT_SECONDS)?;
-    let hash = super::checked_hash(args.hash)?;
-    let mut engine = options::engine::<R>(eval, args.threads as usize, hash)
-        .map_err(|error| format!("--hash {hash}: {error}"))?;
-    // Opened before anything is printed: a bad directory is bad input, refused first.
-    let egdb = match &args.egdb {
-        Some(_) if !rafle::egdb::is_supported::<R>() => {
-            return Err(format!(
-                "--egdb: the endgame tables are for international draughts, not {}",
-                R::NAME
-            ));
-        }
-        Some(dir) => Some(super::egdb::open_tables(dir, args.egdb_pieces)?),
-        None => None,
-    };
+    let limits = args.limits.limits()?;
+    // Read before anything is printed: a bad option (an endgame directory without tables) is bad
+    // input, refused first.
+    let setup = args.engine.setup::<R>()?;
+    let engine = engine_args::engine::<R>(&setup)?;
     println!("{}", root.position);
     println!(
         "{} to move, static evaluation {}, draw counters: {}",
@@ -160,12 +114,11 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         }
         println!("not in the book {}", path.display());
     }
-    if let Some(egdb) = egdb {
+    if let Some(egdb) = &setup.egdb {
         match egdb.probe(&root.position) {
             Some(value) => println!("egdb {}", format!("{value:?}").to_lowercase()),
             None => println!("egdb not in the tables"),
         }
-        engine.set_egdb(Some(std::sync::Arc::new(egdb)));
     }
     let position = root.position;
     if args.multipv > 1 {

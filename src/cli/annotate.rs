@@ -1,6 +1,7 @@
 //! `rafle annotate`: review the games of a PDN file, every position searched, and write them back
 //! with scores, better lines and marks (PDN comments GUIs show, and an HTML page).
 
+use super::engine_args::{self, EngineArgs, LimitsArgs, Standard, TimeDefault};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use rafle::annotate::checkpoint::{self, Checkpoint};
@@ -8,14 +9,19 @@ use rafle::annotate::html::{self, GameView};
 use rafle::annotate::{self, PositionReview};
 use rafle::game::Game;
 use rafle::notation::pdn::{self, PdnGame};
-use rafle::player::options;
 use rafle::rules::{Rules, Variant};
 use rafle::search::{Engine, Limits, SearchControl};
 use rafle::with_variant;
 use std::path::PathBuf;
 
-/// Time per position when no limit is given.
-const DEFAULT_SECONDS: f64 = 1.0;
+/// The search time of each position `annotate` reviews: games have many.
+#[derive(Clone, Copy, Debug)]
+pub struct AnnotateTime;
+
+impl TimeDefault for AnnotateTime {
+    const SECONDS: f64 = 1.0;
+}
+
 /// Bad games listed in the error before "and N more".
 const ERRORS_LISTED: usize = 5;
 /// The `Annotator` tag written.
@@ -31,29 +37,12 @@ pub struct AnnotateArgs {
     /// Rules of the games.
     #[arg(long, default_value = "international")]
     pub variant: Variant,
-    /// Search each position to this depth.
-    #[arg(short, long, conflicts_with_all = ["time", "nodes"], value_parser = clap::value_parser!(u32).range(1..=99))]
-    pub depth: Option<u32>,
-    /// Search each position for this many seconds (default 1).
-    #[arg(
-        short = 's',
-        long,
-        conflicts_with = "nodes",
-        allow_negative_numbers = true
-    )]
-    pub time: Option<f64>,
-    /// Search each position for this many nodes.
-    #[arg(short, long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub nodes: Option<u64>,
-    /// Search threads.
-    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: u32,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
-    pub hash: u64,
-    /// Evaluation: hand or patterns.
-    #[arg(long, default_value = rafle::eval::DEFAULT_EVAL)]
-    pub eval: String,
+    /// How long to search each position.
+    #[command(flatten)]
+    pub limits: LimitsArgs<AnnotateTime>,
+    /// The engine.
+    #[command(flatten)]
+    pub engine: EngineArgs<Standard>,
     /// Write the annotated PDN here (default: standard output).
     #[arg(short, long, value_name = "FILE")]
     pub out: Option<PathBuf>,
@@ -94,10 +83,6 @@ fn after_help() -> String {
 /// that cannot be written.
 pub fn run(args: &AnnotateArgs) -> Result<(), String> {
     with_variant!(args.variant, R => run_variant::<R>(args))
-}
-
-fn limits(args: &AnnotateArgs) -> Result<Limits, String> {
-    super::search_limits(args.depth, args.nodes, args.time, DEFAULT_SECONDS)
 }
 
 fn read_games<R: Rules>(args: &AnnotateArgs) -> Result<Vec<PdnGame<R>>, String> {
@@ -171,12 +156,9 @@ fn search_game<R: Rules>(
 }
 
 fn run_variant<R: Rules>(args: &AnnotateArgs) -> Result<(), String> {
-    let limits = limits(args)?;
+    let limits = args.limits.limits()?;
     let games = read_games::<R>(args)?;
-    let eval = rafle::eval::Eval::select(&args.eval, None).map_err(|e| e.to_string())?;
-    let hash = super::checked_hash(args.hash)?;
-    let engine = options::engine::<R>(eval, args.threads as usize, hash)
-        .map_err(|error| format!("--hash {hash}: {error}"))?;
+    let engine = engine_args::engine::<R>(&args.engine.setup::<R>()?)?;
     let mut checkpoint = match &args.out {
         Some(out) => Some(
             Checkpoint::open(&checkpoint::path_for(out), args.resume).map_err(|e| e.to_string())?,

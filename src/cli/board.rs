@@ -49,17 +49,9 @@ pub fn run(args: &BoardArgs) -> Result<(), String> {
 }
 
 fn run_variant<R: Rules>(args: &BoardArgs) -> Result<(), String> {
-    let start = match &args.fen {
-        Some(text) => super::parse_fen_arg::<R>(text)?,
-        None => rafle::position::Position::<R>::start(),
-    };
-    let mut game = Game::new(start);
+    let mut game = Game::new(super::start_position::<R>(args.fen.as_deref())?);
     let mut arrow = None;
-    for word in args.moves.as_deref().unwrap_or("").split_whitespace() {
-        let word = rafle::notation::text::without_move_number(word);
-        if word.is_empty() {
-            continue;
-        }
+    for word in super::move_words(args.moves.as_deref()) {
         let before = *game.position();
         let mv = game.play_text(word).map_err(|e| {
             format!(

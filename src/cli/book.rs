@@ -1,5 +1,6 @@
 //! `rafle book`: build an opening book, look positions up in it, and describe it.
 
+use super::engine_args::{EngineArgs, EngineDefaults, default_help};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use rafle::book::BookMove;
@@ -7,8 +8,8 @@ use rafle::book::build::{
     BuildSettings, Builder, DEFAULT_BATCH, DEFAULT_DEPTH, DEFAULT_PLY_COST, DEFAULT_WORKER_HASH_MB,
 };
 use rafle::game::Game;
-use rafle::notation::{fen, text};
-use rafle::player::options;
+use rafle::notation::text;
+use rafle::player::options::{self, DEPTH_RANGE, NODES_RANGE};
 use rafle::position::Position;
 use rafle::rules::{Rules, Variant};
 use rafle::score;
@@ -23,6 +24,24 @@ const DEFAULT_POSITIONS: u64 = 10_000;
 const DEFAULT_CHECKPOINT_SECONDS: u64 = 300;
 /// Longest book line `probe` prints.
 const MAX_LINE_PLIES: usize = 40;
+/// Leaves expanded per round accepted: a round's work is held in memory at once.
+const BATCH_RANGE: std::ops::RangeInclusive<i64> = 1..=100_000;
+/// What `--ply-cost` does.
+const PLY_COST_HELP: &str = "Cost of a ply in the drop-out expansion, in centi-men: lower grows \
+    the main lines deeper, higher spreads the book over more alternatives";
+
+/// The engine of `book build`: workers, each with a small table (a book scores many positions,
+/// each by a short search).
+#[derive(Clone, Copy, Debug)]
+pub struct Workers;
+
+impl EngineDefaults for Workers {
+    const HASH_MB: usize = DEFAULT_WORKER_HASH_MB;
+    const THREADS_HELP: &'static str =
+        "Worker threads, each scoring positions with its own one-thread search and table";
+    const HASH_HELP: &'static str =
+        "Transposition table of each worker in MiB (recorded in the book: the scores depend on it)";
+}
 
 /// Arguments of `rafle book`.
 #[derive(Debug, Args)]
@@ -52,28 +71,27 @@ pub struct BuildArgs {
     /// Grow the book to this many positions (expanded positions and scored leaves).
     #[arg(long, default_value_t = DEFAULT_POSITIONS)]
     pub positions: u64,
-    /// Depth of the search scoring each new position (default 8).
-    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(1..=99))]
+    /// Depth of the search scoring each new position; `None` for the default or the recorded one.
+    #[arg(long, conflicts_with = "nodes", value_parser = clap::value_parser!(u32).range(DEPTH_RANGE),
+        help = default_help("Depth of the search scoring each new position", DEFAULT_DEPTH))]
     pub depth: Option<u32>,
     /// Node limit of the search scoring each new position, instead of a depth.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(NODES_RANGE))]
     pub nodes: Option<u64>,
-    /// Cost of a ply in the drop-out expansion, in centi-men (default 4): lower grows the main
-    /// lines deeper, higher spreads the book over more alternatives.
-    #[arg(long)]
+    /// Cost of a ply in the drop-out expansion, in centi-men.
+    #[arg(long, help = default_help(PLY_COST_HELP, DEFAULT_PLY_COST))]
     pub ply_cost: Option<u32>,
     /// Seed ordering leaves of equal priority.
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Leaves expanded per round (default 32).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    /// Leaves expanded per round.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(BATCH_RANGE),
+        help = default_help("Leaves expanded per round", DEFAULT_BATCH))]
     pub batch: Option<u32>,
-    /// Worker threads.
-    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: u32,
-    /// Transposition table of each worker, in MiB (default 4; the scores depend on it).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=65_536))]
-    pub hash: Option<u32>,
+    /// The workers' engines. The table size is recorded in the book (the scores depend on it);
+    /// the evaluation and the endgame tables are not, so a resumed build is given them again.
+    #[command(flatten)]
+    pub engine: EngineArgs<Workers>,
     /// Continue the book in `--out` (with the settings recorded in it).
     #[arg(long)]
     pub resume: bool,
@@ -126,7 +144,8 @@ pub fn run(args: &BookArgs) -> Result<(), String> {
 }
 
 fn build<R: Rules>(args: &BuildArgs) -> Result<(), String> {
-    let threads = args.threads as usize;
+    let threads = args.engine.threads as usize;
+    let scoring = args.engine.setup::<R>()?;
     let mut builder = if args.resume && args.out.exists() {
         let book = options::load_book::<R>(&args.out).map_err(|e| e.to_string())?;
         let builder = Builder::<R>::resume(&book, threads).map_err(|e| e.to_string())?;
@@ -149,7 +168,9 @@ fn build<R: Rules>(args: &BuildArgs) -> Result<(), String> {
             ("--batch", args.batch.is_some_and(|b| b != recorded.batch)),
             (
                 "--hash",
-                args.hash.is_some_and(|h| h as usize != recorded.hash_mb),
+                args.engine
+                    .hash
+                    .is_some_and(|h| h != recorded.hash_mb as u64),
             ),
         ];
         if let Some((name, _)) = conflicts.iter().find(|(_, differs)| *differs) {
@@ -180,12 +201,10 @@ fn build<R: Rules>(args: &BuildArgs) -> Result<(), String> {
             seed: args.seed.unwrap_or(0),
             batch: args.batch.unwrap_or(DEFAULT_BATCH),
             threads,
-            hash_mb: match args.hash {
-                Some(megabytes) => super::checked_hash(u64::from(megabytes))?,
-                None => DEFAULT_WORKER_HASH_MB,
-            },
+            hash_mb: scoring.hash_mb,
         })
     };
+    builder.set_scoring(scoring.eval, scoring.egdb);
     let save = |builder: &Builder<R>| -> Result<(), String> {
         rafle::book::write_atomically(&args.out, &builder.to_bytes()).map_err(|e| e.to_string())
     };
@@ -254,15 +273,8 @@ fn build<R: Rules>(args: &BuildArgs) -> Result<(), String> {
 
 fn probe<R: Rules>(args: &ProbeArgs) -> Result<(), String> {
     let (path, book) = super::open_book::<R>(args.book.as_deref())?;
-    let start = match &args.fen {
-        Some(text) => fen::parse::<R>(text).map_err(|e| format!("bad FEN '{text}': {e}"))?,
-        None => Position::<R>::start(),
-    };
-    let moves = args.moves.as_deref().unwrap_or("").split_whitespace();
-    let moves = moves
-        .map(text::without_move_number)
-        .filter(|word| !word.is_empty());
-    let position = *Game::from_moves(start, moves)
+    let start = super::start_position::<R>(args.fen.as_deref())?;
+    let position = *Game::from_moves(start, super::move_words(args.moves.as_deref()))
         .map_err(|e| e.to_string())?
         .position();
     println!("{position}");

@@ -1,15 +1,16 @@
 //! `rafle dxp`: play over the DamExchange Protocol (TCP), as follower (`--listen`) or initiator
 //! (`--connect`).
 
+use super::engine_args::{EngineArgs, Standard, search_time};
 use clap::{ArgGroup, Args, ValueEnum};
 use rafle::core::Color;
 use rafle::dxp::{self, Options, Role};
 use rafle::notation::fen;
 use rafle::player::options::{
-    self, DEFAULT_BOOK_MARGIN, DEFAULT_BOOK_PLY, DEFAULT_HASH_MB, DEFAULT_THREADS, MAX_BOOK_MARGIN,
-    MAX_BOOK_PLY, MAX_THREADS,
+    self, BOOK_MARGIN_RANGE, BOOK_PLY_RANGE, DEFAULT_BOOK_MARGIN, DEFAULT_BOOK_PLY, DEPTH_RANGE,
+    NODES_RANGE,
 };
-use rafle::player::skill::{MAX_SKILL, MIN_SKILL, Skill};
+use rafle::player::skill::{MAX_SKILL, SKILL_RANGE, Skill};
 use rafle::rules::{International, Variant};
 use rafle::search::Limits;
 use std::io::Write;
@@ -80,20 +81,17 @@ pub struct DxpArgs {
     #[arg(long, value_enum, default_value_t = ColorArg::White)]
     pub color: ColorArg,
     /// Search each move to this depth instead of using the clock.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=99))]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(DEPTH_RANGE))]
     pub depth: Option<u32>,
     /// Search each move this many nodes instead of using the clock.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(NODES_RANGE))]
     pub nodes: Option<u64>,
     /// Search each move this many seconds instead of using the clock.
     #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub move_time: Option<f64>,
-    /// Search threads.
-    #[arg(long, default_value_t = DEFAULT_THREADS as u32, value_parser = clap::value_parser!(u32).range(1..=MAX_THREADS as i64))]
-    pub threads: u32,
-    /// Transposition table size in MiB (at most this machine's memory).
-    #[arg(long, default_value_t = DEFAULT_HASH_MB as u64, value_parser = clap::value_parser!(u64).range(1..))]
-    pub hash: u64,
+    /// The engine.
+    #[command(flatten)]
+    pub engine: EngineArgs<Standard>,
     /// Search on the opponent's time.
     #[arg(long)]
     pub ponder: bool,
@@ -102,14 +100,14 @@ pub struct DxpArgs {
     #[arg(long, value_name = "FILE")]
     pub book: Option<Option<PathBuf>>,
     /// Plies from the start during which book moves are drawn at random within the margin.
-    #[arg(long, default_value_t = DEFAULT_BOOK_PLY, value_parser = clap::value_parser!(u32).range(0..=i64::from(MAX_BOOK_PLY)))]
+    #[arg(long, default_value_t = DEFAULT_BOOK_PLY, value_parser = clap::value_parser!(u32).range(BOOK_PLY_RANGE))]
     pub book_ply: u32,
     /// Book randomness margin in centi-men (0: always the best book move).
-    #[arg(long, default_value_t = DEFAULT_BOOK_MARGIN, value_parser = clap::value_parser!(i32).range(0..=i64::from(MAX_BOOK_MARGIN)))]
+    #[arg(long, default_value_t = DEFAULT_BOOK_MARGIN, value_parser = clap::value_parser!(i32).range(BOOK_MARGIN_RANGE))]
     pub book_margin: i32,
     /// Strength level: 20 is full strength; lower levels search fewer nodes and choose among
     /// near-best moves (the README has a table of the levels).
-    #[arg(long, default_value_t = MAX_SKILL, value_parser = clap::value_parser!(u32).range(i64::from(MIN_SKILL)..=i64::from(MAX_SKILL)))]
+    #[arg(long, default_value_t = MAX_SKILL, value_parser = clap::value_parser!(u32).range(SKILL_RANGE))]
     pub skill: u32,
     /// Our name in game requests and answers.
     #[arg(long)]
@@ -160,10 +158,7 @@ pub fn options(args: &DxpArgs) -> Result<Options, String> {
         fixed = true;
     }
     if let Some(seconds) = args.move_time {
-        if !seconds.is_finite() || seconds <= 0.0 || seconds > 1e6 {
-            return Err(format!("bad move time '{seconds}': give seconds > 0"));
-        }
-        limits.move_time = Some(Duration::from_secs_f64(seconds));
+        limits.move_time = Some(search_time("move time", seconds)?);
         fixed = true;
     }
     let book = match &args.book {
@@ -187,8 +182,7 @@ pub fn options(args: &DxpArgs) -> Result<Options, String> {
             ColorArg::Black => Color::Black,
         },
         limits: fixed.then_some(limits),
-        threads: args.threads as usize,
-        hash_mb: super::checked_hash(args.hash)?,
+        engine: args.engine.setup::<International>()?,
         ponder: args.ponder,
         book,
         book_rule: options::book_rule(args.book_ply, args.book_margin),

@@ -8,6 +8,7 @@ pub mod board;
 pub mod book;
 pub mod dxp;
 pub mod egdb;
+pub mod engine_args;
 mod fen_arg;
 pub mod matches;
 mod moves;
@@ -24,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-pub(crate) use fen_arg::parse_fen_arg;
+pub(crate) use fen_arg::{move_words, parse_fen_arg, start_position};
 
 /// Exit status for bad input (a bad FEN, move or option value), as clap uses for bad arguments.
 pub const EXIT_BAD_INPUT: u8 = 2;
@@ -112,12 +113,6 @@ pub fn run() -> ExitCode {
     }
 }
 
-/// The `--hash` size, when this machine can hold it (checked here: a failed allocation later
-/// would only give a smaller table).
-pub(crate) fn checked_hash(megabytes: u64) -> Result<usize, String> {
-    options::checked_hash_mb(megabytes).map_err(|e| format!("--hash {e}"))
-}
-
 /// The report commands end at once, as Unix tools do, when their reader goes away (`rafle perft
 /// | head`), instead of panicking on the failed `println!`: Rust ignores SIGPIPE by default, and
 /// this gives it back its default action. Not for `hub`, `dxp` and `match`, which talk to peers
@@ -139,35 +134,4 @@ pub(crate) fn open_book<R: Rules>(given: Option<&Path>) -> Result<(PathBuf, Arc<
     let path = options::book_path::<R>(given).map_err(|e| format!("{e}; give --book FILE"))?;
     let book = options::load_book::<R>(&path).map_err(|e| e.to_string())?;
     Ok((path, book))
-}
-
-/// Longest search time accepted on the command line, in seconds (about 11 days).
-const MAX_SECONDS: f64 = 1e6;
-
-/// The limits of a command-line search: `depth`, else `nodes`, else `time` seconds (or
-/// `default_seconds`).
-///
-/// # Errors
-/// A time that is not a number of seconds above 0 and at most [`MAX_SECONDS`].
-pub(crate) fn search_limits(
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    time: Option<f64>,
-    default_seconds: f64,
-) -> Result<rafle::search::Limits, String> {
-    let mut limits = rafle::search::Limits::default();
-    if let Some(depth) = depth {
-        limits.depth = Some(depth);
-    } else if let Some(nodes) = nodes {
-        limits.nodes = Some(nodes);
-    } else {
-        let seconds = time.unwrap_or(default_seconds);
-        if !seconds.is_finite() || seconds <= 0.0 || seconds > MAX_SECONDS {
-            return Err(format!(
-                "bad time '{seconds}': give seconds > 0, at most {MAX_SECONDS}"
-            ));
-        }
-        limits.move_time = Some(std::time::Duration::from_secs_f64(seconds));
-    }
-    Ok(limits)
 }

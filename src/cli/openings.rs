@@ -2,6 +2,7 @@
 
 use clap::Args;
 use rafle::matches::openings;
+use rafle::player::options::DEPTH_RANGE;
 use rafle::rules::{Rules, Variant};
 use rafle::score::{self, Score};
 use rafle::with_variant;
@@ -23,7 +24,7 @@ pub struct OpeningsArgs {
     #[arg(long, value_name = "S")]
     pub max_score: Option<f64>,
     /// Search depth used to score each opening (one thread, so the result is reproducible).
-    #[arg(long, default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=40))]
+    #[arg(long, default_value_t = DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(DEPTH_RANGE))]
     pub depth: u32,
     /// Output file (default books/openings-Nply.txt for N plies; `-` for stdout).
     #[arg(long)]

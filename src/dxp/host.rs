@@ -13,7 +13,6 @@ use super::{GameReport, Options, Role};
 use crate::core::Color;
 use crate::eval::Eval;
 use crate::player::Player;
-use crate::player::options::engine_at_most;
 use crate::position::Position;
 use std::time::{Duration, Instant};
 
@@ -41,8 +40,7 @@ pub(crate) struct Host<'o> {
 
 impl<'o> Host<'o> {
     pub(crate) fn new(options: &'o Options, report: &'o mut dyn FnMut(&GameReport)) -> Self {
-        let mut engine =
-            engine_at_most::<Dxp>(options.eval.clone(), options.threads, options.hash_mb);
+        let mut engine = options.engine.engine_at_most::<Dxp>();
         engine.set_ponder(options.ponder);
         let mut player = Player::new(engine);
         player.set_book(options.book.clone().map(|book| (book, options.book_rule)));

@@ -75,12 +75,8 @@ pub struct Options {
     pub first_color: Color,
     /// Fixed search limits instead of the clock (depth, nodes or time per move).
     pub limits: Option<Limits>,
-    /// Search threads.
-    pub threads: usize,
-    /// Transposition table size in MiB.
-    pub hash_mb: usize,
-    /// The evaluation.
-    pub eval: crate::eval::Eval,
+    /// The engine: evaluation, threads, table and endgame tables.
+    pub engine: crate::player::options::Setup,
     /// Search on the opponent's time.
     pub ponder: bool,
     /// Opening book: our moves come from it while the position is in it.
@@ -109,9 +105,7 @@ impl Default for Options {
             start: None,
             first_color: Color::White,
             limits: None,
-            threads: crate::player::options::DEFAULT_THREADS,
-            hash_mb: crate::player::options::DEFAULT_HASH_MB,
-            eval: crate::eval::Eval::default_eval(),
+            engine: crate::player::options::Setup::default(),
             ponder: false,
             book: None,
             book_rule: crate::book::BookRule::default(),

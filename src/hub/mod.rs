@@ -19,8 +19,7 @@ mod session;
 
 use crate::lines::{LineRead, excerpt};
 use crate::player::Thinking;
-use crate::player::options::DEFAULT_HASH_MB;
-use crate::search::params::MAX_DEPTH;
+use crate::player::options::{DEFAULT_HASH_MB, DEPTH_RANGE, NODES_RANGE};
 use crate::search::{Clock, Limits, Mode};
 use params::{Effect, Params};
 use protocol::{Line, LineError};
@@ -397,12 +396,12 @@ where
 /// out of range is an error, never wrapped or clamped.
 fn parse_level(line: &Line, mut limits: Limits) -> Result<Limits, HubError> {
     const DEFAULT_CLOCK_SECONDS: u64 = 30;
-    let max_depth = u32::try_from(MAX_DEPTH).unwrap_or(u32::MAX);
     for (name, value) in &line.args {
         let value = value.as_deref();
         match name.as_str() {
-            "depth" => limits.depth = Some(count(name, need(name, value)?, 1..=max_depth)?),
-            "nodes" => limits.nodes = Some(count(name, need(name, value)?, 1..=u64::MAX)?),
+            // In range, so it fits: the largest depth is small.
+            "depth" => limits.depth = Some(count(name, need(name, value)?, DEPTH_RANGE)? as u32),
+            "nodes" => limits.nodes = Some(count(name, need(name, value)?, NODES_RANGE)?),
             "move-time" => limits.move_time = Some(seconds(name, need(name, value)?)?),
             "time" | "inc" | "moves" => {
                 let clock = limits.clock.get_or_insert(Clock {

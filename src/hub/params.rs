@@ -7,10 +7,11 @@
 
 use crate::eval::{DEFAULT_EVAL, EVAL_NAMES, Eval};
 use crate::player::options::{
-    DEFAULT_BOOK_MARGIN, DEFAULT_BOOK_PLY, DEFAULT_EGDB_PIECES, DEFAULT_HASH_MB, DEFAULT_THREADS,
-    MAX_BOOK_MARGIN, MAX_BOOK_PLY, MAX_EGDB_PIECES, MAX_LINES, MAX_THREADS,
+    BOOK_MARGIN_RANGE, BOOK_PLY_RANGE, DEFAULT_BOOK_MARGIN, DEFAULT_BOOK_PLY, DEFAULT_EGDB_PIECES,
+    DEFAULT_HASH_MB, DEFAULT_LINES, DEFAULT_THREADS, EGDB_PIECES_RANGE, LINES_RANGE, THREADS_RANGE,
+    hash_range,
 };
-use crate::player::skill::{MAX_SKILL, MIN_SKILL};
+use crate::player::skill::{MAX_SKILL, SKILL_RANGE};
 use crate::rules::Variant;
 use std::ops::RangeInclusive;
 
@@ -63,7 +64,7 @@ impl Default for Params {
             egdb_path: String::new(),
             egdb_pieces: DEFAULT_EGDB_PIECES,
             skill: MAX_SKILL,
-            multi_pv: 1,
+            multi_pv: DEFAULT_LINES,
         }
     }
 }
@@ -158,11 +159,6 @@ fn set_eval(params: &mut Params, name: &str, file: &str) -> Result<bool, String>
     Ok(true)
 }
 
-/// The largest `hash` accepted, in MiB: what this machine can hold.
-fn max_hash_mb() -> i64 {
-    i64::try_from(crate::player::options::max_hash_mb()).unwrap_or(i64::MAX)
-}
-
 /// Every parameter, in the order the Hub announces them.
 pub(crate) const PARAMS: [Param; 15] = [
     Param {
@@ -189,7 +185,7 @@ pub(crate) const PARAMS: [Param; 15] = [
     },
     Param {
         name: "book-ply",
-        kind: Kind::Int(|| 0..=MAX_BOOK_PLY.into()),
+        kind: Kind::Int(|| BOOK_PLY_RANGE),
         help: "until this ply, book moves are drawn at random (within book-margin)",
         effect: Effect::Book,
         announced: true,
@@ -198,7 +194,7 @@ pub(crate) const PARAMS: [Param; 15] = [
     },
     Param {
         name: "book-margin",
-        kind: Kind::Int(|| 0..=MAX_BOOK_MARGIN.into()),
+        kind: Kind::Int(|| BOOK_MARGIN_RANGE),
         help: "random book moves score within this many centi-men of the best",
         effect: Effect::Book,
         announced: true,
@@ -225,7 +221,7 @@ pub(crate) const PARAMS: [Param; 15] = [
     },
     Param {
         name: "threads",
-        kind: Kind::Int(|| 1..=MAX_THREADS as i64),
+        kind: Kind::Int(|| THREADS_RANGE),
         help: "search threads",
         effect: Effect::Search,
         announced: true,
@@ -234,7 +230,7 @@ pub(crate) const PARAMS: [Param; 15] = [
     },
     Param {
         name: "hash",
-        kind: Kind::Int(|| 1..=max_hash_mb()),
+        kind: Kind::Int(hash_range),
         help: "transposition table size in MiB (Scan's tt-size is accepted too)",
         effect: Effect::Session,
         announced: true,
@@ -250,11 +246,11 @@ pub(crate) const PARAMS: [Param; 15] = [
         get: |p| p.hash_mb.to_string(),
         set: |p, v| {
             let megabytes = ((1u64 << v.int()) * SCAN_ENTRY_BYTES) >> 20;
-            if megabytes > max_hash_mb() as u64 {
+            let most = *hash_range().end();
+            if megabytes > most as u64 {
                 return Err(format!(
-                    "'{}' is more than this machine can hold ({} MiB at most)",
-                    v.int(),
-                    max_hash_mb()
+                    "'{}' is more than this machine can hold ({most} MiB at most)",
+                    v.int()
                 ));
             }
             Ok(changed(&mut p.hash_mb, megabytes as usize))
@@ -295,7 +291,7 @@ pub(crate) const PARAMS: [Param; 15] = [
     },
     Param {
         name: "egdb-pieces",
-        kind: Kind::Int(|| 0..=MAX_EGDB_PIECES.into()),
+        kind: Kind::Int(|| EGDB_PIECES_RANGE),
         help: "most pieces of the endgame tables loaded",
         effect: Effect::Session,
         announced: true,
@@ -304,7 +300,7 @@ pub(crate) const PARAMS: [Param; 15] = [
     },
     Param {
         name: "skill",
-        kind: Kind::Int(|| MIN_SKILL.into()..=MAX_SKILL.into()),
+        kind: Kind::Int(|| SKILL_RANGE),
         help: "strength level: 20 is full strength; lower levels search less and choose among \
                near-best moves",
         effect: Effect::Skill,
@@ -314,7 +310,7 @@ pub(crate) const PARAMS: [Param; 15] = [
     },
     Param {
         name: "multi-pv",
-        kind: Kind::Int(|| 1..=MAX_LINES.into()),
+        kind: Kind::Int(|| LINES_RANGE),
         help: "lines shown by go analyze, each info line saying which (line=N)",
         effect: Effect::Lines,
         announced: true,
@@ -408,7 +404,10 @@ mod tests {
         let threads = find("threads").expect("threads");
         assert_eq!(
             threads.read("0").err(),
-            Some(format!("an integer in 1..{MAX_THREADS}"))
+            Some(format!(
+                "an integer in 1..{}",
+                crate::player::options::MAX_THREADS
+            ))
         );
         let mut params = Params::default();
         let scan = find("tt-size").expect("tt-size");

@@ -20,6 +20,7 @@
 //! longer than that). After the last move of a period (`40/…`) the period's time is added again.
 
 use crate::core::mix::{GOLDEN_GAMMA, splitmix64};
+use crate::player::options::DEPTH_RANGE;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -98,9 +99,15 @@ impl FromStr for TimeControl {
                 "depth" => value
                     .parse()
                     .ok()
-                    .filter(|&d| (1..=99).contains(&d))
+                    .filter(|&d: &u32| DEPTH_RANGE.contains(&i64::from(d)))
                     .map(TimeControl::Depth)
-                    .ok_or_else(|| fail("depth must be 1..99".into())),
+                    .ok_or_else(|| {
+                        fail(format!(
+                            "depth must be {}..{}",
+                            DEPTH_RANGE.start(),
+                            DEPTH_RANGE.end()
+                        ))
+                    }),
                 "nodes" => {
                     let (count, spread) = match value.split_once('~') {
                         Some((count, spread)) => (count, Some(spread)),

@@ -17,6 +17,8 @@ use rand::{Rng, RngExt};
 pub const MIN_SKILL: u32 = 1;
 /// Full strength: no node limit and always the best move.
 pub const MAX_SKILL: u32 = 20;
+/// Levels accepted (the Hub's `skill`, `dxp --skill`).
+pub const SKILL_RANGE: std::ops::RangeInclusive<i64> = MIN_SKILL as i64..=MAX_SKILL as i64;
 /// Nodes per line at level 1.
 const LEVEL_ONE_NODES: f64 = 100.0;
 /// Levels over which the node limit doubles.

@@ -80,6 +80,8 @@ pub struct Config {
     pub address: SocketAddr,
     /// Open the page in the user's browser.
     pub open: bool,
+    /// The engine of each tab.
+    pub engine: crate::player::options::Setup,
 }
 
 /// What every request handler shares.
@@ -89,6 +91,8 @@ struct ServerState {
     loopback: bool,
     /// One permit per tab.
     tabs: Arc<Semaphore>,
+    /// The engine of each tab.
+    engine: crate::player::options::Setup,
 }
 
 /// Serves until the process is stopped.
@@ -123,15 +127,16 @@ async fn serve(config: &Config) -> Result<(), ServeError> {
     if config.open {
         open_browser(&url);
     }
-    axum::serve(listener, router(loopback)).await?;
+    axum::serve(listener, router(loopback, config.engine.clone())).await?;
     Ok(())
 }
 
-/// The routes: the page, its assets and the WebSocket.
-fn router(loopback: bool) -> Router {
+/// The routes: the page, its assets and the WebSocket, whose tabs have engines of `engine`.
+fn router(loopback: bool, engine: crate::player::options::Setup) -> Router {
     let server = Arc::new(ServerState {
         loopback,
         tabs: Arc::new(Semaphore::new(MAX_TABS)),
+        engine,
     });
     Router::new()
         .route("/", get(|| asset("text/html; charset=utf-8", INDEX_HTML)))
@@ -179,11 +184,12 @@ async fn upgrade(
     let Ok(permit) = Arc::clone(&server.tabs).try_acquire_owned() else {
         return (StatusCode::SERVICE_UNAVAILABLE, "too many tabs").into_response();
     };
+    let engine = server.engine.clone();
     upgrade
         .max_message_size(MAX_MESSAGE_BYTES)
         .max_frame_size(MAX_MESSAGE_BYTES)
         .on_upgrade(move |socket| async move {
-            tab::run(socket).await;
+            tab::run(socket, engine).await;
             drop(permit);
         })
 }

@@ -8,6 +8,7 @@ use super::clock::{Clocks, FischerControl};
 use super::protocol::{ClockSetting, ClockState, Reply, Request, VariantName};
 use super::table::{Event, Events, Latest, MAX_LINES, Table, new_table, side_name};
 use crate::core::Color;
+use crate::player::options::Setup;
 use crate::player::skill::{MAX_SKILL, MIN_SKILL, Skill};
 use crate::player::{Thinking, clock_limits};
 use crate::rules::Variant;
@@ -80,6 +81,8 @@ impl Drop for Search {
 
 struct Tab {
     table: Box<dyn Table>,
+    /// The engine of every table of the tab.
+    setup: Setup,
     mode: EngineMode,
     engine: Color,
     seconds: f64,
@@ -102,11 +105,11 @@ struct Tab {
     events: Events,
 }
 
-/// Runs the tab on `socket` until the page goes away.
-pub async fn run(mut socket: WebSocket) {
+/// Runs the tab on `socket`, with engines of `engine`, until the page goes away.
+pub async fn run(mut socket: WebSocket, engine: Setup) {
     let latest = Arc::new(Latest::default());
     let (done_sender, mut done) = mpsc::unbounded_channel();
-    let table = match new_table(Variant::International) {
+    let table = match new_table(Variant::International, &engine) {
         Ok(table) => table,
         Err(error) => {
             log::error!("{error}");
@@ -116,6 +119,7 @@ pub async fn run(mut socket: WebSocket) {
     };
     let mut tab = Tab {
         table,
+        setup: engine,
         mode: EngineMode::Play,
         engine: Color::Black,
         seconds: DEFAULT_SECONDS,
@@ -242,7 +246,7 @@ impl Tab {
                 if variant == self.table.variant() {
                     self.table.new_game(fen.as_deref())?;
                 } else {
-                    let mut table = new_table(variant)?;
+                    let mut table = new_table(variant, &self.setup)?;
                     table.new_game(fen.as_deref())?;
                     self.table = table;
                 }
@@ -325,7 +329,7 @@ impl Tab {
                     let Some(variant) = super::table::variant_of_pdn(&text) else {
                         return Err(error);
                     };
-                    let mut table = new_table(variant)?;
+                    let mut table = new_table(variant, &self.setup)?;
                     table.load_pdn(&text)?;
                     self.table = table;
                 }

@@ -12,8 +12,9 @@ use crate::eval::Eval;
 use crate::game::Game;
 use crate::notation::pdn::{self, PdnResult, Tags};
 use crate::notation::{fen, text};
+use crate::player::options::Setup;
 use crate::player::skill::Skill;
-use crate::player::{Player, Task, Thinking, game_ply, options};
+use crate::player::{Player, Task, Thinking, game_ply};
 use crate::position::Position;
 use crate::rules::{Rules, Variant};
 use crate::score::Score;
@@ -23,8 +24,8 @@ use crate::with_variant;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{Notify, mpsc};
 
-/// Transposition table of each tab's engine, in MiB: small, since a page may hold several tabs
-/// and a move takes seconds, not hours.
+/// Transposition table of each tab's engine by default, in MiB: small, since a page may hold
+/// several tabs and a move takes seconds, not hours.
 pub const TABLE_MB: usize = 32;
 /// Score (centi-men, White's view) at which the evaluation bar is about three quarters full: a
 /// man and a half ahead, which most players win.
@@ -222,13 +223,14 @@ pub trait Table: Send {
     ) -> Result<Thinking, ServeError>;
 }
 
-/// A table for `variant`.
+/// A table for `variant` with an engine of `setup`.
 ///
 /// # Errors
 /// When the engine's table cannot be allocated.
-pub fn new_table(variant: Variant) -> Result<Box<dyn Table>, ServeError> {
+pub fn new_table(variant: Variant, setup: &Setup) -> Result<Box<dyn Table>, ServeError> {
     with_variant!(variant, R => {
-        let engine = options::engine::<R>(Eval::default_eval(), options::DEFAULT_THREADS, TABLE_MB)
+        let engine = setup
+            .engine::<R>()
             .map_err(|error| ServeError::Engine(error.to_string()))?;
         Ok(Box::new(VariantTable::<R> {
             variant,
@@ -610,7 +612,11 @@ mod tests {
 
     #[test]
     fn a_table_plays_and_takes_back() {
-        let mut table = new_table(Variant::International).expect("a table");
+        let setup = Setup {
+            hash_mb: TABLE_MB,
+            ..Setup::default()
+        };
+        let mut table = new_table(Variant::International, &setup).expect("a table");
         let position = table.describe(false, true);
         assert_eq!(position.legal.len(), 9);
         let first = position.legal[0].id.clone();
