@@ -126,7 +126,13 @@ fn a_game_is_stored_as_move_codes_and_replays_to_its_positions() {
     use rafle::game::Game;
     use rafle::position::Position;
     let settings = settings(Shard::ALL, 1);
-    let block = data::play_game(3, &settings, Eval::HandCrafted);
+    // The self-play engine searches on its caller's thread, which needs the search's stack.
+    let block = std::thread::Builder::new()
+        .stack_size(rafle::search::SEARCH_STACK_BYTES)
+        .spawn(move || data::play_game(3, &settings, Eval::HandCrafted))
+        .expect("a thread")
+        .join()
+        .expect("the game is played");
     assert!(!block.searched.is_empty(), "a balanced opening: {block:?}");
     let records = block.records().expect("the game replays");
     assert!(!records.is_empty() && records.len() <= block.searched.len());

@@ -29,7 +29,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{BitsOf, International, Rules};
 use crate::score::{self, Score};
-use crate::search::{Engine, Limits, Mode, Root, SearchControl};
+use crate::search::{Engine, Limits, Mode, Root, SEARCH_STACK_BYTES, SearchControl};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::collections::{BTreeMap, HashSet};
@@ -434,6 +434,7 @@ where
     let writer = Mutex::new(BufWriter::new(file));
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.threads.max(1))
+        .stack_size(SEARCH_STACK_BYTES)
         .build()
         .map_err(|e| DataError::Threads(e.to_string()))?;
     let bar = if settings.progress {
@@ -480,14 +481,16 @@ where
 }
 
 /// One self-play game (its block has no searched plies when the random opening was
-/// unbalanced).
+/// unbalanced). The engine searches on the calling thread, which must have a stack of
+/// [`SEARCH_STACK_BYTES`] ([`generate`]'s threads have).
 pub fn play_game<E: Evaluator<I>>(
     game_index: u64,
     settings: &GenSettings,
     evaluator: E,
 ) -> GameBlock {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(game_seed(settings.seed, game_index));
-    let engine = Engine::<I, E>::with_evaluator(evaluator, DATAGEN_HASH_MB, 1);
+    let mut engine = Engine::<I, E>::with_evaluator(evaluator, DATAGEN_HASH_MB, 1);
+    engine.search_on_calling_thread();
     let mut game = Game::new(Position::<I>::start());
     let mut block = GameBlock {
         game: game_index,

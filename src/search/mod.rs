@@ -28,8 +28,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// Stack size of search threads: every ply keeps a move list on the stack.
-const SEARCH_STACK_BYTES: usize = 64 << 20;
+/// Stack size of search threads: every ply keeps a move list on the stack. A thread that
+/// searches itself ([`Engine::search_on_calling_thread`]) must have at least this much.
+pub const SEARCH_STACK_BYTES: usize = 64 << 20;
 /// Default transposition table size in MiB.
 pub const DEFAULT_HASH_MB: usize = 64;
 /// Most search threads accepted.
@@ -243,6 +244,8 @@ pub struct Engine<R: Rules, E: Evaluator<R>> {
     /// Each thread's move-ordering history, carried from one search to the next (aged) so that
     /// the next move of the game starts with what this one learnt.
     histories: Mutex<Vec<Box<HistoryTable>>>,
+    /// A one-thread search runs on the caller's thread instead of a new one.
+    on_calling_thread: bool,
     rules: std::marker::PhantomData<R>,
 }
 
@@ -256,8 +259,16 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
             ponder_enabled: false,
             egdb: None,
             histories: Mutex::new(Vec::new()),
+            on_calling_thread: false,
             rules: std::marker::PhantomData,
         }
+    }
+
+    /// Makes a one-thread engine search on the thread that calls it, which must have a stack of
+    /// [`SEARCH_STACK_BYTES`]: for many short searches (self-play data), where starting a thread
+    /// for each costs a fifth of the time. The search itself is the same.
+    pub fn search_on_calling_thread(&mut self) {
+        self.on_calling_thread = true;
     }
 
     /// Resizes the transposition table (its content is lost).
@@ -446,6 +457,14 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
         let threads = self.threads;
         let mut histories = self.take_histories(threads).into_iter();
         let main_history = histories.next().expect("one history per thread");
+        if threads == 1 && self.on_calling_thread {
+            let mut report = report;
+            let mut searcher = Searcher::new(&shared, 0, main_history);
+            let outcome = searcher.iterate(root, &mut report);
+            shared.finish();
+            *self.lock_histories() = vec![searcher.into_history()];
+            return outcome;
+        }
         let (outcome, histories) = std::thread::scope(|scope| {
             let helpers: Vec<_> = histories
                 .enumerate()
