@@ -327,55 +327,95 @@ pub fn train(
     let batch = settings.batch.max(1);
     let steps_per_epoch = train_set.len().div_ceil(batch).max(1);
     let total_steps = (steps_per_epoch * settings.epochs).max(1);
+    let rate_at = |step: usize| {
+        let progress = step as f32 / total_steps as f32;
+        settings.learning_rate * (1.0 - (1.0 - FINAL_RATE_FRACTION) * progress)
+    };
+    // Decoupled weight decay (AdamW: an L2 gradient through Adam would be normalised to a full
+    // step for every weight its batch does not touch), applied lazily: `shrunk[t]` is the
+    // product of the factors of steps 1..=t, and a weight catches up on the steps since it was
+    // last touched (`touched_at`) when it is touched again, and at the end.
+    let mut shrunk = vec![1f64; total_steps + 1];
+    for step in 1..=total_steps {
+        let factor = 1.0 - f64::from(settings.l2 * rate_at(step) / settings.learning_rate);
+        shrunk[step] = shrunk[step - 1] * factor;
+    }
+    let mut touched_at = vec![0usize; parameters];
+    let catch_up = |weight: &mut [f32; 2], from: usize, to: usize| {
+        let factor = (shrunk[to] / shrunk[from]) as f32;
+        weight[0] *= factor;
+        weight[1] *= factor;
+    };
+    // The batch's gradient, dense but cleared entry by entry: only `touched` entries are set.
+    let mut gradient = vec![[0f32; 2]; parameters];
+    let mut in_batch = vec![false; parameters];
+    let mut touched: Vec<u32> = Vec::new();
     let mut step = 0usize;
     for epoch in 1..=settings.epochs {
         order.shuffle(&mut rng);
         for chunk in order.chunks(batch) {
             let part = chunk.len().div_ceil(BATCH_PARTS);
-            let gradients: Vec<Vec<[f32; 2]>> = chunk
+            // Each part's terms in sample order, summed below in part order: the same sums
+            // whatever the number of threads.
+            let parts: Vec<Vec<(u32, [f32; 2])>> = chunk
                 .par_chunks(part.max(1))
                 .map(|indices| {
-                    let mut g = vec![[0f32; 2]; parameters];
+                    let mut terms = Vec::new();
                     for &i in indices {
                         let p = sigmoid(kf * train_set.score(i, &weights));
                         let common = (p - train_set.target[i]) * kf;
                         let phase = train_set.phase[i];
                         for at in train_set.offsets[i]..train_set.offsets[i + 1] {
                             let value = f32::from(train_set.values[at]) * common;
-                            let slot = &mut g[train_set.parameters[at] as usize];
-                            slot[0] += value * (1.0 - phase);
-                            slot[1] += value * phase;
+                            terms.push((
+                                train_set.parameters[at],
+                                [value * (1.0 - phase), value * phase],
+                            ));
                         }
                     }
-                    g
+                    terms
                 })
                 .collect();
+            for &(parameter, [opening, endgame]) in parts.iter().flatten() {
+                let index = parameter as usize;
+                if !in_batch[index] {
+                    in_batch[index] = true;
+                    touched.push(parameter);
+                }
+                gradient[index][0] += opening;
+                gradient[index][1] += endgame;
+            }
             step += 1;
-            let progress = step as f32 / total_steps as f32;
-            let rate = settings.learning_rate * (1.0 - (1.0 - FINAL_RATE_FRACTION) * progress);
+            let rate = rate_at(step);
             let scale = 1.0 / chunk.len() as f32;
             let correction1 = 1.0 - BETA1.powi(step as i32);
             let correction2 = 1.0 - BETA2.powi(step as i32);
-            for parameter in 0..parameters {
+            for &parameter in &touched {
+                let index = parameter as usize;
+                if penalised(layout, index) {
+                    catch_up(&mut weights[index], touched_at[index], step);
+                }
+                touched_at[index] = step;
                 for phase in 0..2 {
-                    let g = gradients.iter().map(|g| g[parameter][phase]).sum::<f32>() * scale;
-                    if penalised(layout, parameter) {
-                        // Decoupled weight decay (AdamW): an L2 gradient through Adam would be
-                        // normalised to a full step for every weight its batch does not touch.
-                        weights[parameter][phase] *=
-                            1.0 - settings.l2 * rate / settings.learning_rate;
-                    }
-                    if g == 0.0 && first[parameter][phase] == 0.0 {
-                        continue;
-                    }
-                    let m = &mut first[parameter][phase];
+                    let g = gradient[index][phase] * scale;
+                    let m = &mut first[index][phase];
                     *m = BETA1 * *m + (1.0 - BETA1) * g;
-                    let v = &mut second[parameter][phase];
+                    let v = &mut second[index][phase];
                     *v = BETA2 * *v + (1.0 - BETA2) * g * g;
                     let update = (*m / correction1) / ((*v / correction2).sqrt() + ADAM_EPSILON);
-                    weights[parameter][phase] -= rate * update;
+                    weights[index][phase] -= rate * update;
                 }
+                gradient[index] = [0.0; 2];
+                in_batch[index] = false;
             }
+            touched.clear();
+        }
+        // The losses read every weight: bring the untouched ones up to date first.
+        for index in 0..parameters {
+            if penalised(layout, index) {
+                catch_up(&mut weights[index], touched_at[index], step);
+            }
+            touched_at[index] = step;
         }
         let loss = EpochLoss {
             train: train_set.loss(&weights, kf),
