@@ -72,8 +72,9 @@ enum Command {
     },
     /// Train the pattern evaluation and write its weights file and provenance.
     Train {
-        /// Data files written by `datagen` (or `merge`).
-        #[arg(long, required = true)]
+        /// Data files written by `datagen` (or `merge`), or directories: their `.bin` files,
+        /// nested ones included, in name order.
+        #[arg(long, required = true, num_args = 1..)]
         data: Vec<PathBuf>,
         /// Weights file to write; the provenance goes beside it (same name, `.toml`).
         #[arg(long)]
@@ -123,8 +124,8 @@ enum Command {
     },
     /// Fit the weights to the data.
     Fit {
-        /// Data files written by `datagen`.
-        #[arg(long, required = true)]
+        /// Data files written by `datagen`, or directories of them (as for `train`).
+        #[arg(long, required = true, num_args = 1..)]
         data: Vec<PathBuf>,
         /// Passes of gradient descent.
         #[arg(long, default_value_t = 3000)]
@@ -193,7 +194,7 @@ fn main() {
                 validation_every,
                 layout,
             };
-            train(&data, &out, &settings, threads)
+            data_files(&data).and_then(|data| train(&data, &out, &settings, threads))
         }
         Command::Merge { inputs, out } => data::merge(&inputs, &out)
             .map(|positions| eprintln!("{positions} positions written to {}", out.display()))
@@ -203,7 +204,7 @@ fn main() {
             data,
             iterations,
             write,
-        } => fit(&data, iterations, write.as_ref()),
+        } => data_files(&data).and_then(|data| fit(&data, iterations, write.as_ref())),
     };
     if let Err(message) = result {
         eprintln!("error: {message}");
@@ -267,6 +268,30 @@ fn stats(paths: &[PathBuf]) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// The data files of `paths`: files as given, directories as their `.bin` files (recursively,
+/// in name order).
+fn data_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut entries: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| format!("{}: {e}", path.display()))?
+                .map(|entry| entry.map(|e| e.path()))
+                .collect::<Result<_, _>>()
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            entries.sort();
+            let nested: Vec<PathBuf> = entries
+                .into_iter()
+                .filter(|p| p.is_dir() || p.extension().is_some_and(|e| e == "bin"))
+                .collect();
+            out.extend(data_files(&nested)?);
+        } else {
+            out.push(path.clone());
+        }
+    }
+    Ok(out)
 }
 
 fn train(
