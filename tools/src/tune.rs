@@ -80,28 +80,28 @@ enum Command {
         #[arg(long)]
         out: PathBuf,
         /// Weight of the game result in the target (the rest: the search score).
-        #[arg(long, default_value_t = 0.1)]
+        #[arg(long, default_value_t = TrainSettings::DEFAULT.lambda)]
         lambda: f32,
         /// Weight decay of the pattern and king-square weights per step (AdamW-style).
-        #[arg(long, default_value_t = 3e-3)]
+        #[arg(long, default_value_t = TrainSettings::DEFAULT.l2)]
         l2: f32,
         /// Passes over the data.
-        #[arg(long, default_value_t = 12)]
+        #[arg(long, default_value_t = TrainSettings::DEFAULT.epochs)]
         epochs: usize,
         /// Positions per gradient step.
-        #[arg(long, default_value_t = 2048)]
+        #[arg(long, default_value_t = TrainSettings::DEFAULT.batch)]
         batch: usize,
         /// Adam's step size at the start, centi-men.
-        #[arg(long, default_value_t = 2.0)]
+        #[arg(long, default_value_t = TrainSettings::DEFAULT.learning_rate)]
         learning_rate: f32,
         /// Seed of the batch order.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = TrainSettings::DEFAULT.seed)]
         seed: u64,
         /// Games whose index is a multiple of this are held out for validation.
-        #[arg(long, default_value_t = 20)]
+        #[arg(long, default_value_t = TrainSettings::DEFAULT.validation_every)]
         validation_every: u64,
         /// Pattern blocks of the model: 4x4 (3^8 states, 8 tables) or 4x6 (3^12, 4 tables).
-        #[arg(long, default_value = "4x4", value_parser = parse_layout)]
+        #[arg(long, default_value = TrainSettings::DEFAULT.layout.name, value_parser = parse_layout)]
         layout: &'static Layout,
         /// Worker threads.
         #[arg(long, default_value_t = 2)]
