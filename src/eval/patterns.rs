@@ -184,35 +184,28 @@ trait Blocks {
     fn ternary() -> &'static [[u32; BLOCK_SUBSETS]; 2];
 }
 
-/// [`BLOCKS_4X4`] at compile time.
-struct Blocks4x4;
-static MASKS_4X4: [[u64; 2]; MAX_TABLES] = block_masks(&BLOCKS_4X4);
-static TERNARY_4X4: [[u32; BLOCK_SUBSETS]; 2] = block_ternary(BLOCKS_4X4.block_squares());
+/// A layout's [`Blocks`] type, with its masks and ternary tables as statics.
+macro_rules! blocks {
+    ($name:ident, $layout:path, $masks:ident, $ternary:ident) => {
+        #[doc = concat!("[`", stringify!($layout), "`] at compile time.")]
+        struct $name;
+        static $masks: [[u64; 2]; MAX_TABLES] = block_masks(&$layout);
+        static $ternary: [[u32; BLOCK_SUBSETS]; 2] = block_ternary($layout.block_squares());
 
-impl Blocks for Blocks4x4 {
-    const LAYOUT: Layout = BLOCKS_4X4;
-    fn masks() -> &'static [[u64; 2]; MAX_TABLES] {
-        &MASKS_4X4
-    }
-    fn ternary() -> &'static [[u32; BLOCK_SUBSETS]; 2] {
-        &TERNARY_4X4
-    }
+        impl Blocks for $name {
+            const LAYOUT: Layout = $layout;
+            fn masks() -> &'static [[u64; 2]; MAX_TABLES] {
+                &$masks
+            }
+            fn ternary() -> &'static [[u32; BLOCK_SUBSETS]; 2] {
+                &$ternary
+            }
+        }
+    };
 }
 
-/// [`BLOCKS_4X6`] at compile time.
-struct Blocks4x6;
-static MASKS_4X6: [[u64; 2]; MAX_TABLES] = block_masks(&BLOCKS_4X6);
-static TERNARY_4X6: [[u32; BLOCK_SUBSETS]; 2] = block_ternary(BLOCKS_4X6.block_squares());
-
-impl Blocks for Blocks4x6 {
-    const LAYOUT: Layout = BLOCKS_4X6;
-    fn masks() -> &'static [[u64; 2]; MAX_TABLES] {
-        &MASKS_4X6
-    }
-    fn ternary() -> &'static [[u32; BLOCK_SUBSETS]; 2] {
-        &TERNARY_4X6
-    }
-}
+blocks!(Blocks4x4, BLOCKS_4X4, MASKS_4X4, TERNARY_4X4);
+blocks!(Blocks4x6, BLOCKS_4X6, MASKS_4X6, TERNARY_4X6);
 
 /// Which coordinate of a square a set of bit planes weighs.
 #[derive(Clone, Copy, PartialEq, Eq)]
