@@ -23,7 +23,7 @@ use crate::rules::{BitsOf, Rules};
 use crate::score::Score;
 use crate::tt::{TableError, TranspositionTable};
 use params::MAX_PLY;
-use pvs::{HistoryTable, Searcher, Shared};
+use pvs::{HistoryTable, RootMoves, Searcher, Shared};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -393,19 +393,8 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
     ) -> Outcome<R> {
         let started = Instant::now();
         control.begin(mode, started);
-        let mut moves = root.position.legal_moves();
-        root.counters.restrict(&root.position, &mut moves);
-        if !excluded.is_empty() {
-            let mut kept = crate::moves::MoveList::new();
-            for mv in moves.iter() {
-                if !excluded.iter().any(|x| x.same_as(mv)) {
-                    kept.push(*mv);
-                }
-            }
-            if !kept.is_empty() {
-                moves = kept;
-            }
-        }
+        let root_moves = RootMoves::new(root, excluded);
+        let moves = &root_moves.moves;
         if moves.is_empty() {
             return Outcome {
                 best: None,
@@ -451,7 +440,7 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
             self.ponder_enabled,
             root,
             self.egdb.as_deref(),
-            excluded,
+            root_moves,
             lines,
         );
         let threads = self.threads;

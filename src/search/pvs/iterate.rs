@@ -18,13 +18,7 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
         }
         self.key_count = history.len();
         self.push_key(root.position.hash(), !history.is_empty());
-        let mut root_moves = root.position.legal_moves();
-        root.counters.restrict(&root.position, &mut root_moves);
-        let mut best = root_moves
-            .iter()
-            .copied()
-            .find(|mv| !shared.excluded.iter().any(|x| x.same_as(mv)))
-            .unwrap_or(root_moves[0]);
+        let mut best = shared.root_moves.moves[0];
         let mut pv = vec![best];
         let mut score = 0;
         let mut completed = 0;
@@ -129,12 +123,11 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
         self.lines_found.extend(first.first().copied());
         let mut stopped = false;
         for (line, line_score) in scores.iter_mut().enumerate().skip(1) {
-            let mut legal = root.position.legal_moves();
-            root.counters.restrict(&root.position, &mut legal);
-            let left = legal.iter().any(|mv| {
-                !shared.excluded.iter().any(|x| x.same_as(mv))
-                    && !self.lines_found.iter().any(|x| x.same_as(mv))
-            });
+            let left = shared
+                .root_moves
+                .moves
+                .iter()
+                .any(|mv| !self.lines_found.iter().any(|x| x.same_as(mv)));
             if !left {
                 break;
             }
@@ -201,7 +194,7 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
                 position: *position,
                 counters,
             };
-            let value = self.search::<true>(&root, depth, alpha, beta, 0, 0);
+            let value = self.search::<true, true>(&root, depth, alpha, beta, 0, 0);
             if self.stopped {
                 return (value, true);
             }

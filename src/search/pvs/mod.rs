@@ -66,6 +66,41 @@ fn table_cut(entry: &Entry, alpha: Score, beta: Score, ply: usize) -> Option<Sco
     settles.then_some(stored)
 }
 
+/// The moves a search may play at the root, generated once per search: the legal moves as the
+/// draw rules restrict them, less those the caller excluded (all of them when every move is
+/// excluded).
+pub(in crate::search) struct RootMoves<R: Rules> {
+    pub(in crate::search) moves: MoveList<BitsOf<R>>,
+    /// Whether the caller's exclusions left some legal move out: the root's value is then not
+    /// the position's, and is not stored.
+    narrowed: bool,
+}
+
+impl<R: Rules> RootMoves<R> {
+    pub(in crate::search) fn new(root: &Root<R>, excluded: &[Move<BitsOf<R>>]) -> Self {
+        let mut moves = root.position.legal_moves();
+        root.counters.restrict(&root.position, &mut moves);
+        let mut kept = MoveList::new();
+        for mv in moves
+            .iter()
+            .filter(|mv| !excluded.iter().any(|x| x.same_as(mv)))
+        {
+            kept.push(*mv);
+        }
+        if kept.is_empty() || kept.len() == moves.len() {
+            RootMoves {
+                moves,
+                narrowed: false,
+            }
+        } else {
+            RootMoves {
+                moves: kept,
+                narrowed: true,
+            }
+        }
+    }
+}
+
 /// A position in the search with its draw-rule counters.
 #[derive(Clone, Copy)]
 struct Node<R: Rules> {
@@ -87,9 +122,8 @@ pub(super) struct Shared<'a, R: Rules, E: Evaluator<R>> {
     finished: AtomicBool,
     /// Endgame databases and the most pieces to probe (see `super::egdb`).
     egdb: Option<(&'a Egdb, u32)>,
-    /// Root moves left out of this search (multi-PV searches the later lines without the
-    /// earlier lines' first moves).
-    excluded: &'a [Move<BitsOf<R>>],
+    /// The moves the search may play at the root.
+    root_moves: RootMoves<R>,
     /// Lines searched at each depth (multi-PV): each next one without the earlier ones' first
     /// moves.
     lines: usize,
@@ -108,7 +142,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Shared<'a, R, E> {
         ponder_enabled: bool,
         root: &Root<R>,
         egdb: Option<&'a Egdb>,
-        excluded: &'a [Move<BitsOf<R>>],
+        root_moves: RootMoves<R>,
         lines: usize,
     ) -> Self {
         let men = root.position.men(Color::White).count() + root.position.men(Color::Black).count();
@@ -136,7 +170,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Shared<'a, R, E> {
             nodes: AtomicU64::new(0),
             finished: AtomicBool::new(false),
             egdb: egdb.map(|db| (db, super::egdb::probe_limit(db, &root.position))),
-            excluded,
+            root_moves,
             lines: lines.max(1),
             rules: std::marker::PhantomData,
         }

@@ -75,8 +75,9 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
         index
     }
 
-    /// The alpha-beta search proper (`PV`: principal-variation node).
-    pub(super) fn search<const PV: bool>(
+    /// The alpha-beta search proper (`PV`: principal-variation node; `ROOT`: the root, which
+    /// is a PV node, so that `!PV` also says "not the root").
+    pub(super) fn search<const PV: bool, const ROOT: bool>(
         &mut self,
         node: &Node<R>,
         depth: i32,
@@ -85,9 +86,10 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
         ply: usize,
         threat_extensions: i32,
     ) -> Score {
+        debug_assert!(!ROOT || (PV && ply == 0));
         let (position, counters) = (&node.position, node.counters);
         self.pv_length[ply] = 0;
-        if ply > 0 {
+        if !ROOT {
             if self.stopped {
                 return DRAW;
             }
@@ -127,7 +129,6 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
                 static_eval = Some(Score::from(entry.eval));
             }
             if !PV
-                && ply > 0
                 && i32::from(entry.depth) >= depth
                 && let Some(stored) = table_cut(&entry, alpha, beta, ply)
             {
@@ -135,33 +136,23 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
             }
         }
 
-        let mut list = MoveList::new();
-        movegen::generate(position, &mut list);
-        counters.restrict(position, &mut list);
+        let mut list = if ROOT {
+            self.root_list()
+        } else {
+            let mut list = MoveList::new();
+            movegen::generate(position, &mut list);
+            counters.restrict(position, &mut list);
+            list
+        };
         if list.is_empty() {
             return Self::no_moves_score(ply);
         }
-        if ply == 0 && self.excluding() {
-            let mut kept = MoveList::new();
-            for mv in list.iter() {
-                if !self.shared.excluded.iter().any(|x| x.same_as(mv))
-                    && !self.lines_found.iter().any(|x| x.same_as(mv))
-                {
-                    kept.push(*mv);
-                }
-            }
-            if !kept.is_empty() {
-                list = kept;
-            }
-        }
         let is_capture = list[0].is_capture();
-        if ply > 0
-            && let Some(known) = Self::rule_score(node, ply)
-        {
+        if !ROOT && let Some(known) = Self::rule_score(node, ply) {
             return known;
         }
         if let Some((egdb, pieces)) = self.shared.egdb {
-            if ply == 0 {
+            if ROOT {
                 crate::search::egdb::filter_root(egdb, position, &mut list);
             } else if !is_capture
                 && let Some(known) =
@@ -172,12 +163,7 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
         }
 
         // Reverse futility: a quiet position far above beta near the horizon.
-        if !PV
-            && ply > 0
-            && !is_capture
-            && depth <= REVERSE_FUTILITY_MAX_DEPTH
-            && !score::is_decisive(beta)
-        {
+        if !PV && !is_capture && depth <= REVERSE_FUTILITY_MAX_DEPTH && !score::is_decisive(beta) {
             // The cheaper test first: an evaluation already known, else the threat (a capture
             // the opponent would have), which spares the evaluation when it forbids the cut.
             let cut = match static_eval {
@@ -199,13 +185,12 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
 
         // ProbCut: a shallow search far above beta predicts the deep one.
         if !PV
-            && ply > 0
             && depth >= PROBCUT_MIN_DEPTH
             && !score::is_decisive(alpha)
             && !score::is_decisive(beta)
         {
             let raised = beta + PROBCUT_MARGIN;
-            let value = self.search::<false>(
+            let value = self.search::<false, false>(
                 node,
                 depth - PROBCUT_REDUCTION,
                 raised - 1,
@@ -253,7 +238,6 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
             let mv = list[index];
             // Late move pruning: near the horizon, the moves ordered last are not searched.
             if !PV
-                && ply > 0
                 && depth <= LATE_MOVE_PRUNING_MAX_DEPTH
                 && !is_capture
                 && index >= LATE_MOVE_PRUNING_BASE + (depth * depth) as usize
@@ -279,7 +263,7 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
             debug_assert_eq!(key_index + 1, self.key_count);
             let quiet = !mv.is_capture() && !mv.is_promotion();
             let value = if index == 0 {
-                -self.search::<PV>(
+                -self.search::<PV, false>(
                     &child_node,
                     next_depth,
                     -beta,
@@ -308,7 +292,7 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
                     }
                     reduction = reduction.clamp(0, next_depth - 1);
                 }
-                let mut value = -self.search::<false>(
+                let mut value = -self.search::<false, false>(
                     &child_node,
                     next_depth - reduction,
                     -alpha - 1,
@@ -317,7 +301,7 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
                     threat_extensions,
                 );
                 if value > alpha && reduction > 0 {
-                    value = -self.search::<false>(
+                    value = -self.search::<false, false>(
                         &child_node,
                         next_depth,
                         -alpha - 1,
@@ -327,7 +311,7 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
                     );
                 }
                 if PV && value > alpha && value < beta {
-                    value = -self.search::<true>(
+                    value = -self.search::<true, false>(
                         &child_node,
                         next_depth,
                         -beta,
@@ -365,7 +349,7 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
             Bound::Upper
         };
         // A root searched without some of its moves has no true value to keep.
-        if ply > 0 || !self.excluding() {
+        if !ROOT || !self.excluding() {
             self.shared.table.store(
                 hash,
                 Entry {
@@ -382,7 +366,20 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
 
     /// Whether some root moves are left out (multi-PV, or moves excluded by the caller).
     pub(super) fn excluding(&self) -> bool {
-        !self.shared.excluded.is_empty() || !self.lines_found.is_empty()
+        self.shared.root_moves.narrowed || !self.lines_found.is_empty()
+    }
+
+    /// The moves to search at the root: the search's root moves less the first moves of the
+    /// lines already found at this depth (multi-PV), unless that leaves none.
+    fn root_list(&self) -> MoveList<BitsOf<R>> {
+        let moves = &self.shared.root_moves.moves;
+        let left = |mv: &&Move<BitsOf<R>>| !self.lines_found.iter().any(|x| x.same_as(mv));
+        let every = !moves.iter().any(|mv| left(&mv));
+        let mut list = MoveList::new();
+        for mv in moves.iter().filter(|mv| every || left(mv)) {
+            list.push(*mv);
+        }
+        list
     }
 
     pub(super) fn update_pv(&mut self, ply: usize, mv: Move<BitsOf<R>>) {

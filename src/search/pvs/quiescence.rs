@@ -51,7 +51,14 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
         }
         if !must_capture {
             if threat_extensions < QUIESCENCE_THREAT_EXTENSIONS && position.pass().has_capture() {
-                return self.search::<false>(node, 1, alpha, beta, ply, threat_extensions + 1);
+                return self.search::<false, false>(
+                    node,
+                    1,
+                    alpha,
+                    beta,
+                    ply,
+                    threat_extensions + 1,
+                );
             }
             self.leaf_plies += ply as u64;
             self.leaves += 1;
