@@ -34,14 +34,21 @@ pub const REVERSE_FUTILITY_MAX_DEPTH: i32 = 3;
 /// Reverse futility margin per ply of remaining depth, in centi-men.
 pub const REVERSE_FUTILITY_MARGIN: i32 = 90;
 
-/// ProbCut: from this remaining depth on, a non-PV node is first searched
-/// [`PROBCUT_REDUCTION`] plies shallower with a null window [`PROBCUT_MARGIN`] above beta; a
-/// result above that window cuts the node (the shallow search is trusted that far).
+/// ProbCut: from this remaining depth on, a non-PV node is first searched to a fraction of its
+/// depth ([`PROBCUT_SHALLOW_PERCENT`]) with a null window above beta; a result above that window
+/// cuts the node (the shallow search is trusted that far). The shallow depth is a fraction rather
+/// than a fixed number of plies less, after Buro's Multi-ProbCut (shallow searches of about half
+/// the depth): with a fixed reduction, ProbCut at depth 20 costs a depth-16 search and saves
+/// little where the tree is large.
 pub const PROBCUT_MIN_DEPTH: i32 = 5;
-/// See [`PROBCUT_MIN_DEPTH`]; in centi-men.
-pub const PROBCUT_MARGIN: i32 = 60;
-/// See [`PROBCUT_MIN_DEPTH`].
-pub const PROBCUT_REDUCTION: i32 = 4;
+/// See [`PROBCUT_MIN_DEPTH`]: the shallow search's depth, in percent of the node's.
+pub const PROBCUT_SHALLOW_PERCENT: i32 = 50;
+/// See [`PROBCUT_MIN_DEPTH`]; the margin above beta is this plus [`PROBCUT_MARGIN_PER_PLY`] for
+/// each ply the shallow search leaves out, in centi-men: the deeper search strays further from
+/// the shallow one the more plies separate them.
+pub const PROBCUT_MARGIN: i32 = 40;
+/// See [`PROBCUT_MARGIN`].
+pub const PROBCUT_MARGIN_PER_PLY: i32 = 5;
 /// Internal iterative reduction: a node at this remaining depth or more with no table move is
 /// searched one ply shallower. Without a table move its move order is a guess; the shallower
 /// search costs less and leaves a table move for the next visit, at the next iteration.

@@ -173,6 +173,8 @@ pub(super) struct Searcher<'s, 'a, R: Rules, E: Evaluator<R>> {
     root_depth: i32,
     /// First moves of the lines already searched at this depth (multi-PV), left out at the root.
     lines_found: Vec<Move<BitsOf<R>>>,
+    /// Inside the shallow search of ProbCut (no ProbCut there).
+    in_probcut: bool,
 }
 
 impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
@@ -204,6 +206,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             leaves: 0,
             root_depth: 0,
             lines_found: Vec::new(),
+            in_probcut: false,
         }
     }
 

@@ -197,22 +197,21 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
             }
         }
 
-        // ProbCut: a shallow search far above beta predicts the deep one.
+        // ProbCut: a shallow search far above beta predicts the deep one. Not inside another
+        // ProbCut search: its own cuts would compound the error of the prediction.
         if !PV
             && ply > 0
+            && !self.in_probcut
             && depth >= PROBCUT_MIN_DEPTH
             && !score::is_decisive(alpha)
             && !score::is_decisive(beta)
         {
-            let raised = beta + PROBCUT_MARGIN;
-            let value = self.search::<false>(
-                node,
-                depth - PROBCUT_REDUCTION,
-                raised - 1,
-                raised,
-                ply,
-                threat_extensions,
-            );
+            let shallow = depth * PROBCUT_SHALLOW_PERCENT / 100;
+            let raised = beta + PROBCUT_MARGIN + PROBCUT_MARGIN_PER_PLY * (depth - shallow);
+            self.in_probcut = true;
+            let value =
+                self.search::<false>(node, shallow, raised - 1, raised, ply, threat_extensions);
+            self.in_probcut = false;
             if self.stopped {
                 return DRAW;
             }
