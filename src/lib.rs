@@ -51,7 +51,7 @@ pub mod game;
 pub mod hub;
 #[cfg(feature = "learn")]
 pub mod learn;
-pub mod lines;
+pub mod line_input;
 #[cfg(feature = "matches")]
 pub mod matches;
 pub mod movegen;

@@ -122,7 +122,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
     }
     let position = root.position;
     if args.multipv > 1 {
-        let lines = rafle::player::lines::best_lines(
+        let lines = rafle::player::variations::best_variations(
             &engine,
             &root,
             &limits,

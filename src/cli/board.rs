@@ -57,7 +57,7 @@ fn run_variant<R: Rules>(args: &BoardArgs) -> Result<(), String> {
             format!(
                 "move {} '{}': {e}",
                 game.ply_count() + 1,
-                rafle::lines::excerpt(word)
+                rafle::line_input::excerpt(word)
             )
         })?;
         arrow = Some(Arrow::of_move(&before, &mv));
@@ -65,7 +65,7 @@ fn run_variant<R: Rules>(args: &BoardArgs) -> Result<(), String> {
     let position = *game.position();
     if let Some(word) = &args.arrow {
         let mv = text::parse(&position, word)
-            .map_err(|e| format!("--arrow '{}': {e}", rafle::lines::excerpt(word)))?;
+            .map_err(|e| format!("--arrow '{}': {e}", rafle::line_input::excerpt(word)))?;
         arrow = Some(Arrow::of_move(&position, &mv));
     }
     let options = Options {

@@ -17,7 +17,7 @@ mod params;
 pub mod protocol;
 mod session;
 
-use crate::lines::{LineRead, excerpt};
+use crate::line_input::{LineRead, excerpt};
 use crate::player::Thinking;
 use crate::player::options::{DEFAULT_HASH_MB, DEPTH_RANGE, NODES_RANGE};
 use crate::search::{Clock, Limits, Mode};
@@ -68,7 +68,10 @@ impl Output {
     fn error(&self, message: &str, detail: Option<&str>) {
         let mut args = vec![("message", message.to_string())];
         if let Some(detail) = detail {
-            args.push(("detail", crate::lines::excerpt_of(detail, MAX_DETAIL_CHARS)));
+            args.push((
+                "detail",
+                crate::line_input::excerpt_of(detail, MAX_DETAIL_CHARS),
+            ));
         }
         self.line(&protocol::format("error", &args));
     }
@@ -132,7 +135,7 @@ fn read_input(sender: &SyncSender<Input>) {
     let mut stdin = stdin.lock();
     let mut buffer = Vec::new();
     loop {
-        let input = match crate::lines::read_line(&mut stdin, &mut buffer, MAX_LINE_BYTES) {
+        let input = match crate::line_input::read_line(&mut stdin, &mut buffer, MAX_LINE_BYTES) {
             Ok((LineRead::Line(line), _)) => Input::Line(line),
             Ok((LineRead::TooLong(bytes), _)) => Input::TooLong(bytes),
             Ok((LineRead::Eof, _)) => break,

@@ -226,7 +226,7 @@ impl Tab {
         let request = match serde_json::from_str::<Request>(text.as_str()) {
             Ok(request) => request,
             Err(error) => {
-                let message = crate::lines::excerpt(&error.to_string()).to_string();
+                let message = crate::line_input::excerpt(&error.to_string()).to_string();
                 return Some(vec![error_reply(&ServeError::Request(message))]);
             }
         };

@@ -323,7 +323,7 @@ impl<R: Rules> Table for VariantTable<R> {
     fn play(&mut self, move_text: &str) -> Result<(), ServeError> {
         let mv = text::parse_hub(self.game.position(), move_text).map_err(|error| {
             ServeError::Move(
-                crate::lines::excerpt(move_text).to_string(),
+                crate::line_input::excerpt(move_text).to_string(),
                 error.to_string(),
             )
         })?;
@@ -354,7 +354,10 @@ impl<R: Rules> Table for VariantTable<R> {
         let mut game = self.game.clone();
         for id in then {
             let mv = text::parse_hub(game.position(), id).map_err(|error| {
-                ServeError::Move(crate::lines::excerpt(id).to_string(), error.to_string())
+                ServeError::Move(
+                    crate::line_input::excerpt(id).to_string(),
+                    error.to_string(),
+                )
             })?;
             game.play(&mv)
                 .map_err(|error| ServeError::Move(id.clone(), error.to_string()))?;
