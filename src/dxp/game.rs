@@ -6,7 +6,7 @@
 //! disconnect) while it thinks, and can ponder on the peer's time.
 
 use super::clock::SideClock;
-use super::connection::{Connection, Event};
+use super::connection::{Connection, ConnectionEvent};
 use super::message::{
     BackAnswer, BackRequest, EndReason, GameEnd, GameRequest, Message, MoveMessage,
 };
@@ -124,9 +124,9 @@ impl GameLoop<'_> {
                 return self.peer_silent();
             };
             let over = match event {
-                Event::SearchDone { id, outcome } => self.search_done(id, *outcome),
-                Event::Message(message) => self.message(message),
-                Event::Malformed {
+                ConnectionEvent::SearchDone { id, outcome } => self.search_done(id, *outcome),
+                ConnectionEvent::Message(message) => self.message(message),
+                ConnectionEvent::Malformed {
                     text,
                     error,
                     unknown_type: true,
@@ -136,10 +136,10 @@ impl GameLoop<'_> {
                         .chat(&format!("error: {error} ('{text}') ignored"));
                     None
                 }
-                Event::Malformed { text, error, .. } => {
+                ConnectionEvent::Malformed { text, error, .. } => {
                     Some(self.protocol_error(&format!("bad message '{text}': {error}")))
                 }
-                Event::Closed(reason) => {
+                ConnectionEvent::Closed(reason) => {
                     self.stop_search();
                     log::warn!(
                         "{}: connection lost during the game: {reason}",
@@ -221,7 +221,7 @@ impl GameLoop<'_> {
                         score::to_men(outcome.score)
                     );
                 }
-                let _ = events.send(Event::SearchDone {
+                let _ = events.send(ConnectionEvent::SearchDone {
                     id,
                     outcome: Box::new(outcome),
                 });
@@ -424,8 +424,8 @@ impl GameLoop<'_> {
         loop {
             match self.conn.next(Some(deadline)) {
                 None => return self.end_by_rules(verdict),
-                Some(Event::Message(Message::GameEnd(end))) => return self.peer_end(end),
-                Some(Event::Message(Message::Move(mv))) => {
+                Some(ConnectionEvent::Message(Message::GameEnd(end))) => return self.peer_end(end),
+                Some(ConnectionEvent::Message(Message::Move(mv))) => {
                     log::info!(
                         "{}: move {} after the end of the game ignored",
                         self.conn.peer(),
@@ -433,10 +433,10 @@ impl GameLoop<'_> {
                     );
                     return self.end_by_rules(verdict);
                 }
-                Some(Event::Message(Message::Chat(text))) => {
+                Some(ConnectionEvent::Message(Message::Chat(text))) => {
                     log::info!("{}: chat: {text}", self.conn.peer());
                 }
-                Some(Event::Closed(reason)) => {
+                Some(ConnectionEvent::Closed(reason)) => {
                     return Ending {
                         outcome: self.outcome_of(&verdict),
                         reason: format!(
@@ -603,19 +603,19 @@ impl GameLoop<'_> {
                     );
                     return over;
                 }
-                Some(Event::Message(Message::GameEnd(theirs))) => {
+                Some(ConnectionEvent::Message(Message::GameEnd(theirs))) => {
                     over.stop |= theirs.stop;
                     return over;
                 }
-                Some(Event::Message(Message::GameRequest(request))) => {
+                Some(ConnectionEvent::Message(Message::GameRequest(request))) => {
                     // The peer went on without answering our GAMEEND.
                     over.pending = Some(request);
                     return over;
                 }
-                Some(Event::Message(Message::Chat(text))) => {
+                Some(ConnectionEvent::Message(Message::Chat(text))) => {
                     log::info!("{}: chat: {text}", self.conn.peer());
                 }
-                Some(Event::Closed(_)) => {
+                Some(ConnectionEvent::Closed(_)) => {
                     over.closed = true;
                     return over;
                 }

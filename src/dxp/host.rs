@@ -2,7 +2,7 @@
 //! (initiator), the games played by [`super::game`], each reported when it ends.
 
 use super::clock::SideClock;
-use super::connection::{Connection, Event};
+use super::connection::{Connection, ConnectionEvent};
 use super::game::{Ending, GameSetup, Resources};
 use super::message::{
     Acceptance, BackAnswer, GameAccept, GameRequest, Message, VERSION, board_of,
@@ -97,9 +97,9 @@ impl<'o> Host<'o> {
                         );
                         return SessionEnd::Connection;
                     }
-                    Some(Event::Closed(_)) => return SessionEnd::Connection,
-                    Some(Event::Message(Message::GameRequest(request))) => request,
-                    Some(Event::Message(Message::GameEnd(end))) => {
+                    Some(ConnectionEvent::Closed(_)) => return SessionEnd::Connection,
+                    Some(ConnectionEvent::Message(Message::GameRequest(request))) => request,
+                    Some(ConnectionEvent::Message(Message::GameEnd(end))) => {
                         // An acknowledgement, or a second GAMEEND (pydraughts sends one on quit):
                         // nothing to answer outside a game.
                         if end.stop {
@@ -108,7 +108,7 @@ impl<'o> Host<'o> {
                         }
                         continue;
                     }
-                    Some(Event::Malformed { text, error, .. }) => {
+                    Some(ConnectionEvent::Malformed { text, error, .. }) => {
                         conn.chat(&format!("error: bad message '{text}': {error}"));
                         if text.starts_with('R') {
                             // The initiator waits for an answer to its request.
@@ -116,11 +116,11 @@ impl<'o> Host<'o> {
                         }
                         continue;
                     }
-                    Some(Event::Message(other)) => {
+                    Some(ConnectionEvent::Message(other)) => {
                         outside_game(conn, &other);
                         continue;
                     }
-                    Some(Event::SearchDone { .. }) => continue,
+                    Some(ConnectionEvent::SearchDone { .. }) => continue,
                 },
             };
             if request.version > VERSION {
@@ -282,19 +282,19 @@ impl<'o> Host<'o> {
                     );
                     return None;
                 }
-                Some(Event::Closed(_)) => return None,
-                Some(Event::Message(Message::GameAccept(accept))) => return Some(accept),
-                Some(Event::Message(Message::GameEnd(end))) => {
+                Some(ConnectionEvent::Closed(_)) => return None,
+                Some(ConnectionEvent::Message(Message::GameAccept(accept))) => return Some(accept),
+                Some(ConnectionEvent::Message(Message::GameEnd(end))) => {
                     if end.stop {
                         log::info!("{}: the peer ends the match", conn.peer());
                         return None;
                     }
                 }
-                Some(Event::Malformed { text, error, .. }) => {
+                Some(ConnectionEvent::Malformed { text, error, .. }) => {
                     conn.chat(&format!("error: bad message '{text}': {error}"));
                 }
-                Some(Event::Message(other)) => outside_game(conn, &other),
-                Some(Event::SearchDone { .. }) => {}
+                Some(ConnectionEvent::Message(other)) => outside_game(conn, &other),
+                Some(ConnectionEvent::SearchDone { .. }) => {}
             }
         }
     }

@@ -6,7 +6,7 @@
 use super::ServeError;
 use super::clock::{Clocks, FischerControl};
 use super::protocol::{ClockSetting, ClockState, Reply, Request, VariantName};
-use super::table::{Event, Events, Latest, MAX_LINES, Table, new_table, side_name};
+use super::table::{Latest, MAX_LINES, SearchEvent, SearchEvents, Table, new_table, side_name};
 use crate::core::Color;
 use crate::player::options::Setup;
 use crate::player::skill::{MAX_SKILL, MIN_SKILL, Skill};
@@ -102,7 +102,7 @@ struct Tab {
     redo: Vec<String>,
     /// Number of the current search: events of older ones are ignored.
     generation: u64,
-    events: Events,
+    events: SearchEvents,
 }
 
 /// Runs the tab on `socket`, with engines of `engine`, until the page goes away.
@@ -133,7 +133,7 @@ pub async fn run(mut socket: WebSocket, engine: Setup) {
         search: None,
         redo: Vec::new(),
         generation: 0,
-        events: Events {
+        events: SearchEvents {
             latest: Arc::clone(&latest),
             done: done_sender,
         },
@@ -401,7 +401,7 @@ impl Tab {
     }
 
     /// Handles events of a search thread, in order.
-    async fn events(&mut self, events: Vec<Event>) -> Vec<Reply> {
+    async fn events(&mut self, events: Vec<SearchEvent>) -> Vec<Reply> {
         let mut replies = Vec::new();
         for event in events {
             replies.extend(self.event(event).await);
@@ -410,24 +410,24 @@ impl Tab {
     }
 
     /// Handles an event of a search thread.
-    async fn event(&mut self, event: Event) -> Vec<Reply> {
+    async fn event(&mut self, event: SearchEvent) -> Vec<Reply> {
         match event {
-            Event::Info { generation, info } if generation == self.generation => {
+            SearchEvent::Info { generation, info } if generation == self.generation => {
                 vec![Reply::Info(info)]
             }
-            Event::Progress {
+            SearchEvent::Progress {
                 generation,
                 done,
                 total,
             } if generation == self.generation => vec![Reply::ReviewProgress { done, total }],
-            Event::Reviewed { generation, review } if generation == self.generation => {
+            SearchEvent::Reviewed { generation, review } if generation == self.generation => {
                 self.stop().await;
                 self.reviewed = Some(self.full_line());
                 // The engine takes up what the position calls for again.
                 self.start();
                 vec![review, self.state()]
             }
-            Event::Done { generation, best } if generation == self.generation => {
+            SearchEvent::Done { generation, best } if generation == self.generation => {
                 self.stop().await;
                 // An analysis that ran its time stays ended until the position changes.
                 if self.mode == EngineMode::Play {

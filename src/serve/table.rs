@@ -42,7 +42,7 @@ const REVIEW_THREAD_NAME: &str = "serve-review";
 
 /// What a search thread tells its tab.
 #[derive(Debug)]
-pub enum Event {
+pub enum SearchEvent {
     /// An iteration finished.
     Info {
         /// The search it belongs to.
@@ -81,11 +81,11 @@ pub enum Event {
 /// That channel holds at most one event per search, and a tab runs one search at a time, which
 /// it stops (and waits for) before it starts another.
 #[derive(Clone)]
-pub struct Events {
+pub struct SearchEvents {
     /// Iterations and progress.
     pub latest: Arc<Latest>,
     /// Final moves and reviews.
-    pub done: mpsc::UnboundedSender<Event>,
+    pub done: mpsc::UnboundedSender<SearchEvent>,
 }
 
 /// The latest iteration of each line of a tab's search and the latest progress of its review,
@@ -114,20 +114,25 @@ impl Latest {
     }
 
     /// Empties the slots: their events, line by line, then the progress.
-    pub fn take(&self) -> Vec<Event> {
+    pub fn take(&self) -> Vec<SearchEvent> {
         let mut slots = self.lock();
         let generation = slots.generation;
-        let mut events: Vec<Event> = slots
+        let mut events: Vec<SearchEvent> = slots
             .lines
             .iter_mut()
             .filter_map(Option::take)
-            .map(|info| Event::Info { generation, info })
+            .map(|info| SearchEvent::Info { generation, info })
             .collect();
-        events.extend(slots.progress.take().map(|(done, total)| Event::Progress {
-            generation,
-            done,
-            total,
-        }));
+        events.extend(
+            slots
+                .progress
+                .take()
+                .map(|(done, total)| SearchEvent::Progress {
+                    generation,
+                    done,
+                    total,
+                }),
+        );
         events
     }
 
@@ -206,7 +211,7 @@ pub trait Table: Send {
         mode: Mode,
         lines: usize,
         generation: u64,
-        events: Events,
+        events: SearchEvents,
     ) -> Thinking;
     /// Starts the review of the game followed by the moves `then` (Hub texts, as taken back) on a
     /// thread of its own: every position searched within `limits`, its progress sent as it goes,
@@ -219,7 +224,7 @@ pub trait Table: Send {
         then: &[String],
         limits: Limits,
         generation: u64,
-        events: Events,
+        events: SearchEvents,
     ) -> Result<Thinking, ServeError>;
 }
 
@@ -349,7 +354,7 @@ impl<R: Rules> Table for VariantTable<R> {
         then: &[String],
         limits: Limits,
         generation: u64,
-        events: Events,
+        events: SearchEvents,
     ) -> Result<Thinking, ServeError> {
         let mut game = self.game.clone();
         for id in then {
@@ -370,7 +375,9 @@ impl<R: Rules> Table for VariantTable<R> {
                     events.latest.put_progress(generation, done, total);
                 }) {
                     // The tab may be gone: then nobody needs the review.
-                    let _ = events.done.send(Event::Reviewed { generation, review });
+                    let _ = events
+                        .done
+                        .send(SearchEvent::Reviewed { generation, review });
                 }
             }))
     }
@@ -428,7 +435,7 @@ impl<R: Rules> Table for VariantTable<R> {
         mode: Mode,
         lines: usize,
         generation: u64,
-        events: Events,
+        events: SearchEvents,
     ) -> Thinking {
         let root = Root::from_game(&self.game);
         let position = root.position;
@@ -460,7 +467,7 @@ impl<R: Rules> Table for VariantTable<R> {
             move |outcome, _source| {
                 let best = outcome.best.map(|mv| text::hub::<R>(&mv));
                 // The tab may be gone: then nobody needs the move.
-                let _ = events.done.send(Event::Done { generation, best });
+                let _ = events.done.send(SearchEvent::Done { generation, best });
             },
         )
     }
@@ -595,10 +602,10 @@ mod tests {
         assert_eq!(events.len(), MAX_LINES + 1, "{events:?}");
         for (index, event) in events.iter().enumerate() {
             match event {
-                Event::Info { generation, info } => {
+                SearchEvent::Info { generation, info } => {
                     assert_eq!((*generation, info.line, info.depth), (1, index + 1, 1_000));
                 }
-                Event::Progress { done, .. } => assert_eq!(*done, 1_000),
+                SearchEvent::Progress { done, .. } => assert_eq!(*done, 1_000),
                 other => panic!("{other:?}"),
             }
         }
@@ -608,7 +615,7 @@ mod tests {
         latest.put_info(2, info(2, 1));
         let events = latest.take();
         assert!(
-            matches!(events.as_slice(), [Event::Info { generation: 2, info }] if info.line == 2),
+            matches!(events.as_slice(), [SearchEvent::Info { generation: 2, info }] if info.line == 2),
             "{events:?}"
         );
     }
