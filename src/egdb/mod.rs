@@ -27,7 +27,7 @@ use crate::rules::Rules;
 use compact::CompactTable;
 use index::{MATERIAL_CODES, Material, Squares};
 use std::path::Path;
-use table::{LOSS, Table, UNKNOWN, WIN};
+use table::{LOSS, UNKNOWN, WIN, WdlTable};
 use thiserror::Error;
 
 /// A database value, from the side to move's view.
@@ -90,10 +90,10 @@ pub fn is_supported<R: Rules>() -> bool {
     R::ENDGAME_KNOWLEDGE
 }
 
-/// Tables by material code: unpacked ([`Table`], what the generator builds and reads) or kept
+/// Tables by material code: unpacked ([`WdlTable`], what the generator builds and reads) or kept
 /// compressed ([`CompactTable`], large tables in an engine).
 pub struct TableSet {
-    tables: Vec<Option<Table>>,
+    tables: Vec<Option<WdlTable>>,
     compact: Vec<Option<CompactTable>>,
 }
 
@@ -109,12 +109,12 @@ impl Default for TableSet {
 impl TableSet {
     /// The unpacked table of a material, if present.
     #[inline(always)]
-    pub fn get(&self, material: Material) -> Option<&Table> {
+    pub fn get(&self, material: Material) -> Option<&WdlTable> {
         self.tables[material.code()].as_ref()
     }
 
     /// Adds or replaces a table.
-    pub fn insert(&mut self, material: Material, table: Table) {
+    pub fn insert(&mut self, material: Material, table: WdlTable) {
         self.tables[material.code()] = Some(table);
     }
 
@@ -124,7 +124,7 @@ impl TableSet {
     }
 
     /// Removes a table.
-    pub fn remove(&mut self, material: Material) -> Option<Table> {
+    pub fn remove(&mut self, material: Material) -> Option<WdlTable> {
         self.tables[material.code()].take()
     }
 
@@ -142,7 +142,7 @@ impl TableSet {
 
     /// Bytes of memory the tables take.
     pub fn bytes(&self) -> usize {
-        let unpacked: usize = self.tables.iter().flatten().map(Table::bytes).sum();
+        let unpacked: usize = self.tables.iter().flatten().map(WdlTable::bytes).sum();
         unpacked
             + self
                 .compact

@@ -174,7 +174,7 @@ impl Latest {
 }
 
 /// One variant's game and engine.
-pub trait Table: Send {
+pub trait TabGame: Send {
     /// The variant played.
     fn variant(&self) -> Variant;
     /// Starts a new game from the start position or a FEN (a pasted `[FEN "..."]` tag too); on
@@ -197,7 +197,7 @@ pub trait Table: Send {
     fn side_to_move(&self) -> Color;
     /// Why the game is over, if it is.
     fn result(&self) -> Option<String>;
-    /// The result when `loser` ran out of time, as [`Table::result`] words results.
+    /// The result when `loser` ran out of time, as [`TabGame::result`] words results.
     fn time_loss(&self, loser: Color) -> String;
     /// The position as the page shows it; `legal` says whether the user may move now.
     fn describe(&self, flipped: bool, legal: bool) -> BoardView;
@@ -228,30 +228,30 @@ pub trait Table: Send {
     ) -> Result<Thinking, ServeError>;
 }
 
-/// A table for `variant` with an engine of `setup`.
+/// A game of `variant` with an engine of `setup`.
 ///
 /// # Errors
 /// When the engine's table cannot be allocated.
-pub fn new_table(variant: Variant, setup: &Setup) -> Result<Box<dyn Table>, ServeError> {
+pub fn new_tab_game(variant: Variant, setup: &Setup) -> Result<Box<dyn TabGame>, ServeError> {
     with_variant!(variant, R => {
         let engine = setup
             .engine::<R>()
             .map_err(|error| ServeError::Engine(error.to_string()))?;
-        Ok(Box::new(VariantTable::<R> {
+        Ok(Box::new(VariantGame::<R> {
             variant,
             player: Player::new(engine),
             game: Game::new(Position::start()),
-        }) as Box<dyn Table>)
+        }) as Box<dyn TabGame>)
     })
 }
 
-struct VariantTable<R: Rules> {
+struct VariantGame<R: Rules> {
     variant: Variant,
     player: Player<R, Eval>,
     game: Game<R>,
 }
 
-impl<R: Rules> VariantTable<R> {
+impl<R: Rules> VariantGame<R> {
     /// The legal moves of the current position, with the squares each passes through.
     fn legal_moves(&self) -> Vec<LegalMove> {
         let position = self.game.position();
@@ -289,7 +289,7 @@ impl<R: Rules> VariantTable<R> {
     }
 }
 
-impl<R: Rules> Table for VariantTable<R> {
+impl<R: Rules> TabGame for VariantGame<R> {
     fn variant(&self) -> Variant {
         self.variant
     }
@@ -621,24 +621,23 @@ mod tests {
     }
 
     #[test]
-    fn a_table_plays_and_takes_back() {
+    fn a_tab_game_plays_and_takes_back() {
         let setup = Setup {
             hash_mb: TABLE_MB,
             ..Setup::default()
         };
-        let mut table = new_table(Variant::International, &setup).expect("a table");
-        let position = table.describe(false, true);
+        let mut game = new_tab_game(Variant::International, &setup).expect("a game");
+        let position = game.describe(false, true);
         assert_eq!(position.legal.len(), 9);
         let first = position.legal[0].id.clone();
-        table.play(&first).expect("a legal move");
-        assert_eq!(table.ply_count(), 1);
-        assert!(table.play("nonsense").is_err());
-        assert_eq!(table.undo(), Some(first));
-        assert_eq!(table.undo(), None);
-        assert!(table.new_game(Some("W:W99:B1")).is_err());
-        table
-            .new_game(Some("[FEN \"W:W31:B1\"]"))
+        game.play(&first).expect("a legal move");
+        assert_eq!(game.ply_count(), 1);
+        assert!(game.play("nonsense").is_err());
+        assert_eq!(game.undo(), Some(first));
+        assert_eq!(game.undo(), None);
+        assert!(game.new_game(Some("W:W99:B1")).is_err());
+        game.new_game(Some("[FEN \"W:W31:B1\"]"))
             .expect("a FEN tag");
-        assert_eq!(table.describe(false, true).fen, "W:W31:B1");
+        assert_eq!(game.describe(false, true).fen, "W:W31:B1");
     }
 }
