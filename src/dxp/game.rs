@@ -11,7 +11,7 @@ use super::message::{
     BackAnswer, BackRequest, EndReason, GameEnd, GameRequest, Message, MoveMessage,
 };
 use super::record::{Dxp, DxpMove, EndCause, Finish, Record};
-use super::{GameOutcome, Options};
+use super::{DxpOptions, GameOutcome};
 use crate::core::Color;
 use crate::eval::Eval;
 use crate::notation::{fen, text};
@@ -84,14 +84,14 @@ struct Running {
 /// (a finished search's result is taken only from the search still expected).
 pub(super) struct Resources<'g> {
     pub(super) player: &'g Player<Dxp, Eval>,
-    pub(super) options: &'g Options,
+    pub(super) options: &'g DxpOptions,
     pub(super) search_ids: &'g mut u64,
 }
 
 /// One game in progress.
 struct GameLoop<'g> {
     player: &'g Player<Dxp, Eval>,
-    options: &'g Options,
+    options: &'g DxpOptions,
     search_ids: &'g mut u64,
     conn: &'g mut Connection,
     record: Record,

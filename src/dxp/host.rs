@@ -9,7 +9,7 @@ use super::message::{
     position_from_board,
 };
 use super::record::Dxp;
-use super::{GameReport, Options, Role};
+use super::{DxpOptions, GameReport, Role};
 use crate::core::Color;
 use crate::eval::Eval;
 use crate::player::Player;
@@ -31,7 +31,7 @@ pub(crate) enum SessionEnd {
 /// The engine and settings shared by the games of all connections.
 pub(crate) struct Host<'o> {
     player: Player<Dxp, Eval>,
-    options: &'o Options,
+    options: &'o DxpOptions,
     /// Games finished so far (all connections).
     pub(crate) games_played: u32,
     report: &'o mut dyn FnMut(&GameReport),
@@ -39,7 +39,7 @@ pub(crate) struct Host<'o> {
 }
 
 impl<'o> Host<'o> {
-    pub(crate) fn new(options: &'o Options, report: &'o mut dyn FnMut(&GameReport)) -> Self {
+    pub(crate) fn new(options: &'o DxpOptions, report: &'o mut dyn FnMut(&GameReport)) -> Self {
         let mut engine = options.engine.engine_at_most::<Dxp>();
         engine.set_ponder(options.ponder);
         let mut player = Player::new(engine);

@@ -56,7 +56,7 @@ pub enum Role {
 
 /// Settings of a DXP session.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct DxpOptions {
     /// Our name in GAMEREQ / GAMEACC (cut to 32 characters).
     pub name: String,
     /// Initiator or follower.
@@ -94,9 +94,9 @@ pub struct Options {
     pub idle_timeout: Duration,
 }
 
-impl Default for Options {
+impl Default for DxpOptions {
     fn default() -> Self {
-        Options {
+        DxpOptions {
             name: format!("Rafle {}", env!("CARGO_PKG_VERSION")),
             role: Role::Follower,
             games: None,
@@ -302,7 +302,7 @@ pub fn bind(address: &str) -> Result<TcpListener, DxpError> {
 /// forever). `report` hears about every finished game.
 pub fn listen(
     listener: &TcpListener,
-    options: &Options,
+    options: &DxpOptions,
     report: &mut dyn FnMut(&GameReport),
 ) -> Summary {
     let mut summary = Summary::default();
@@ -339,7 +339,7 @@ pub fn listen(
 /// A bad address or a failed connection.
 pub fn connect(
     address: &str,
-    options: &Options,
+    options: &DxpOptions,
     report: &mut dyn FnMut(&GameReport),
 ) -> Result<Summary, DxpError> {
     let stream = open(address)?;

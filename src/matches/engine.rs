@@ -38,7 +38,7 @@ pub struct GameOver<'a> {
 
 /// An engine's answer.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Reply {
+pub struct MoveReply {
     /// The move text as the engine sent it (empty for a `done` without a move).
     pub text: String,
     /// Time from the request to the answer.
@@ -100,7 +100,7 @@ pub trait Contestant: Send {
     ///
     /// # Errors
     /// How the engine failed; the referee scores it as a loss.
-    fn think(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure>;
+    fn think(&mut self, request: &MoveRequest<'_>) -> Result<MoveReply, Failure>;
 
     /// Tells the engine how the game ended (a Hub engine needs nothing; a DXP engine is sent
     /// GAMEEND).

@@ -8,7 +8,7 @@
 //! is started again for the next game. Each game begins with `new-game` and a `ping` that must be
 //! answered, so a stuck engine is found before it can spoil a game.
 
-use super::engine::{Contestant, EngineSpec, Failure, MoveRequest, Reply};
+use super::engine::{Contestant, EngineSpec, Failure, MoveReply, MoveRequest};
 use crate::hub::protocol::{self, HubMessage};
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Write};
@@ -380,7 +380,7 @@ impl Contestant for HubEngine {
         Err(Failure::Start(last_error))
     }
 
-    fn think(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure> {
+    fn think(&mut self, request: &MoveRequest<'_>) -> Result<MoveReply, Failure> {
         let Some(process) = self.process.as_mut() else {
             return Err(Failure::Crash("not running".to_string()));
         };
@@ -414,7 +414,7 @@ impl Contestant for HubEngine {
             match self.receive(left) {
                 Ok(line) => match line.command.as_str() {
                     "done" => {
-                        return Ok(Reply {
+                        return Ok(MoveReply {
                             text: line.value("move").unwrap_or_default().to_string(),
                             elapsed: started.elapsed(),
                             score,

@@ -404,11 +404,11 @@ impl<R: Rules> TabGame for VariantGame<R> {
             let before = &self.game.positions()[self.game.ply_count() - 1];
             Arrow::of_move(before, mv)
         });
-        let options = diagram::Options {
+        let options = diagram::DiagramOptions {
             numbers: true,
             flipped,
             arrow,
-            ..diagram::Options::default()
+            ..diagram::DiagramOptions::default()
         };
         let position = self.game.position();
         BoardView {
