@@ -319,7 +319,7 @@ impl<'o> Host<'o> {
             opponent,
             start,
             moves,
-            outcome: over.outcome,
+            result: over.result,
             reason: over.reason.clone(),
         };
         (self.report)(&report);

@@ -185,7 +185,7 @@ impl<R: Rules> Session for VariantSession<R> {
         // lidraughts apply their own draw rules, and a bot refused a move would lose on time).
         self.result = game
             .result()
-            .filter(|result| !result.is_draw())
+            .filter(|end| !end.result.is_draw())
             .map(|result| result.to_string());
         self.ply = game_ply(game.start(), game.ply_count());
         Ok(())

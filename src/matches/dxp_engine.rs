@@ -133,11 +133,7 @@ impl Contestant for DxpEngine {
             return;
         }
         // The reason is ours, the remote engine's opponent's.
-        let reason = match over.winner {
-            None => EndReason::Draw,
-            Some(winner) if winner == over.color => EndReason::SenderLoses,
-            Some(_) => EndReason::SenderWins,
-        };
+        let reason = EndReason::of(over.result, !over.color);
         self.remote.end_game(&self.moves, reason, false);
     }
 

@@ -6,6 +6,7 @@
 //! ([`super::dxp_engine::DxpEngine`]) implement it.
 
 use crate::core::Color;
+use crate::game::GameResult;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -30,8 +31,8 @@ pub struct GameOver<'a> {
     pub start: &'a str,
     /// Every move of the game, in Hub form.
     pub moves: &'a [String],
-    /// The winner, `None` for a draw.
-    pub winner: Option<Color>,
+    /// The result.
+    pub result: GameResult,
     /// The colour of the player told.
     pub color: Color,
 }

@@ -9,7 +9,7 @@ use crate::annotate::{self, Mark, PositionReview};
 use crate::core::Color;
 use crate::diagram::{self, Arrow};
 use crate::eval::Eval;
-use crate::game::Game;
+use crate::game::{Game, GameResult};
 use crate::notation::pdn::{self, PdnResult, Tags};
 use crate::notation::{fen, text};
 use crate::player::options::Setup;
@@ -320,7 +320,7 @@ impl<R: Rules> TabGame for VariantGame<R> {
         tags.set("Black", black);
         let result = lost_on_time.map(|loser| {
             tags.set("Termination", TIME_FORFEIT);
-            PdnResult::from_winner(Some(!loser))
+            PdnResult::from(GameResult::win(!loser))
         });
         pdn::write_game(&self.game, &tags, result)
     }
@@ -387,15 +387,15 @@ impl<R: Rules> TabGame for VariantGame<R> {
     }
 
     fn result(&self) -> Option<String> {
-        self.game.result().map(|result| {
-            format!("{} {result}", result.pdn_token::<R>())
+        self.game.result().map(|end| {
+            format!("{} {end}", end.result.pdn_token::<R>())
                 .trim()
                 .to_string()
         })
     }
 
     fn time_loss(&self, loser: Color) -> String {
-        let token = PdnResult::from_winner(Some(!loser)).token::<R>();
+        let token = GameResult::win(!loser).pdn_token::<R>();
         format!("{token} {} wins: {loser} ran out of time", !loser)
     }
 
