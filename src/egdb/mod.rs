@@ -21,9 +21,9 @@ pub mod table;
 pub mod verify;
 
 use crate::core::BitBoard;
-use crate::moves::MoveList;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{BitsOf, Rules};
 use compact::CompactTable;
 use index::{MATERIAL_CODES, Material, Squares};
 use std::path::Path;
@@ -176,6 +176,18 @@ impl TableSet {
         }
     }
 
+    /// The code of `mv` for the side that plays it in `position`: a win when it takes the last
+    /// piece, else the position it leads to, resolved, from the other side. The checker scores
+    /// moves as the probe does, so it cannot disagree with it by computing a move differently.
+    pub fn value_of_move<R: Rules>(&self, position: &Position<R>, mv: &Move<BitsOf<R>>) -> u8 {
+        let child = position.play(mv);
+        if child.pieces(child.side()).is_empty() {
+            WIN
+        } else {
+            table::flip(self.resolve(&child))
+        }
+    }
+
     /// The code of a position with the captures resolved by search (files leave capture
     /// positions undefined): [`UNKNOWN`] if a needed table is absent.
     pub fn resolve<R: Rules>(&self, position: &Position<R>) -> u8 {
@@ -186,13 +198,7 @@ impl TableSet {
         crate::movegen::generate_captures(position, &mut list);
         let mut best = LOSS;
         for mv in list.iter() {
-            let child = position.play(mv);
-            let value = if child.pieces(child.side()).is_empty() {
-                WIN
-            } else {
-                table::flip(self.resolve(&child))
-            };
-            match value {
+            match self.value_of_move(position, mv) {
                 WIN => return WIN,
                 UNKNOWN => best = UNKNOWN,
                 table::DRAW if best == LOSS => best = table::DRAW,
