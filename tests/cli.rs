@@ -209,7 +209,7 @@ fn every_engine_command_refuses_an_engine_option_out_of_range_alike() {
 #[test]
 fn every_engine_command_lists_the_same_engine_options() {
     use rafle::book::build::DEFAULT_WORKER_HASH_MB;
-    use rafle::serve::table::TABLE_MB;
+    use rafle::serve::tab_game::TABLE_MB;
     let helps: Vec<String> = ENGINE_COMMANDS
         .iter()
         .map(|(command, _)| {

@@ -813,8 +813,8 @@ fn remote_engine_plays_games_for_a_referee() {
             game.play_text("19-23").expect("legal");
         }
         let result = loop {
-            if let Some(result) = game.result() {
-                break result.winner;
+            if let Some(end) = game.result() {
+                break end.result;
             }
             if game.position().side() == remote_color {
                 match remote
@@ -832,11 +832,7 @@ fn remote_engine_plays_games_for_a_referee() {
             }
             assert!(game.ply_count() < 2000, "the game does not end");
         };
-        let reason = match result {
-            None => EndReason::Draw,
-            Some(winner) if winner == remote_color => EndReason::SenderLoses,
-            Some(_) => EndReason::SenderWins,
-        };
+        let reason = EndReason::of(result, !remote_color);
         // Rafle sees the end too (it gets the last move if it was ours) and sends its own
         // GAMEEND, which crosses ours.
         remote.end_game(game.moves(), reason, game_number == 1);

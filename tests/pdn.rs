@@ -76,9 +76,7 @@ fn random_games_round_trip() {
     for (game, back) in games.iter().zip(read) {
         let back = back.expect("our own PDN reads back");
         assert_eq!(&back.game, game);
-        let expected = game
-            .result()
-            .map_or(PdnResult::Unknown, |r| PdnResult::from_winner(r.winner));
+        let expected: PdnResult = game.result().map(|end| end.result).into();
         assert_eq!(back.result, expected);
         // Every capture was written in the shortest unambiguous form.
         for (mv, position) in game.moves().iter().zip(game.positions()) {

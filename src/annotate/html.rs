@@ -5,7 +5,7 @@
 
 use super::{Mark, MoveReview, PositionReview, SCORE_CAP};
 use crate::core::Color;
-use crate::diagram::{self, Arrow, Options, escape};
+use crate::diagram::{self, Arrow, DiagramOptions, escape};
 use crate::game::Game;
 use crate::notation::pdn::{PdnResult, Tags};
 use crate::notation::text;
@@ -195,12 +195,12 @@ fn mistakes<R: Rules>(out: &mut String, view: &GameView<'_, R>, game_index: usiz
             continue;
         }
         let Some(best) = line.first() else { continue };
-        let options = Options {
+        let options = DiagramOptions {
             square_size: DIAGRAM_SQUARE,
             numbers: true,
             arrow: Some(Arrow::of_move(&review.position, best)),
             id: format!("g{game_index}p{ply}"),
-            ..Options::default()
+            ..DiagramOptions::default()
         };
         let _ = writeln!(
             out,

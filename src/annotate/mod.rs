@@ -18,7 +18,7 @@ pub mod html;
 pub mod pdn;
 
 use crate::eval::Evaluator;
-use crate::game::Game;
+use crate::game::{Game, GameResult};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{BitsOf, Rules};
@@ -185,8 +185,8 @@ pub fn is_better(candidate: Score, played: Score) -> bool {
 }
 
 /// A review's score for a game that ended: the result for the side to move.
-fn result_score(winner: Option<crate::core::Color>, side: crate::core::Color) -> Score {
-    match winner {
+fn result_score(result: GameResult, side: crate::core::Color) -> Score {
+    match result.winner() {
         None => crate::score::DRAW,
         Some(winner) if winner == side => crate::score::WIN,
         Some(_) => -crate::score::WIN,
@@ -215,7 +215,7 @@ pub fn search_position<R: Rules, E: Evaluator<R>>(
 ) -> PositionReview<R> {
     if let Some(result) = replay.result() {
         return PositionReview {
-            score: result_score(result.winner, replay.position().side()),
+            score: result_score(result.result, replay.position().side()),
             depth: 0,
             pv: Vec::new(),
             played: None,

@@ -140,7 +140,7 @@ impl<R: Rules> Node<R> {
 type Children<R> = Vec<(Move<BitsOf<R>>, u64)>;
 
 /// A leaf to expand in a round: its hash, its children, and the new positions its worker scores.
-struct Task<R: Rules> {
+struct Expansion<R: Rules> {
     leaf: u64,
     children: Children<R>,
     new: Vec<Position<R>>,
@@ -363,7 +363,7 @@ impl<R: Rules> Builder<R> {
         // The children of each leaf, and the new positions each leaf's worker scores: a position
         // reached from several leaves of the round is scored once, by the first.
         let mut claimed: HashSet<u64> = HashSet::new();
-        let mut tasks: Vec<Task<R>> = Vec::new();
+        let mut expansions: Vec<Expansion<R>> = Vec::new();
         for &leaf in &selected {
             let position = self.tree.get(&leaf).expect("selected leaf").position;
             let mut children = Vec::new();
@@ -376,16 +376,16 @@ impl<R: Rules> Builder<R> {
                     new.push(child);
                 }
             }
-            tasks.push(Task {
+            expansions.push(Expansion {
                 leaf,
                 children,
                 new,
             });
         }
-        let scored: usize = tasks.iter().map(|t| t.new.len()).sum();
+        let scored: usize = expansions.iter().map(|t| t.new.len()).sum();
         let this = &*self;
         this.pool.install(|| {
-            tasks.par_iter().for_each(|Task { new, .. }| {
+            expansions.par_iter().for_each(|Expansion { new, .. }| {
                 if new.is_empty() {
                     return;
                 }
@@ -409,7 +409,7 @@ impl<R: Rules> Builder<R> {
                     .push(engine);
             });
         });
-        for Task { leaf, children, .. } in tasks {
+        for Expansion { leaf, children, .. } in expansions {
             for &(_, child) in &children {
                 self.tree
                     .get_mut(&child)

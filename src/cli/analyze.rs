@@ -83,9 +83,9 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
         root.counters
     );
     match game.result() {
-        Some(result) if result.is_draw() => {
+        Some(end) if end.result.is_draw() => {
             // The search still shows what the position holds, as `rafle hub` does.
-            println!("the game is over by rule: {result} (searched anyway)");
+            println!("the game is over by rule: {end} (searched anyway)");
         }
         Some(result) => {
             // No search: there is no move to find, and a score would contradict the result.
@@ -122,7 +122,7 @@ fn run_variant<R: Rules>(args: &AnalyzeArgs) -> Result<(), String> {
     }
     let position = root.position;
     if args.multipv > 1 {
-        let lines = rafle::player::lines::best_lines(
+        let lines = rafle::player::variations::best_variations(
             &engine,
             &root,
             &limits,

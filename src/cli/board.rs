@@ -1,7 +1,7 @@
 //! `rafle board`: a board diagram (SVG) of a position, as draughts books print them.
 
 use clap::Args;
-use rafle::diagram::{self, Arrow, Options};
+use rafle::diagram::{self, Arrow, DiagramOptions};
 use rafle::game::Game;
 use rafle::notation::text;
 use rafle::rules::{Rules, Variant};
@@ -57,7 +57,7 @@ fn run_variant<R: Rules>(args: &BoardArgs) -> Result<(), String> {
             format!(
                 "move {} '{}': {e}",
                 game.ply_count() + 1,
-                rafle::lines::excerpt(word)
+                rafle::line_input::excerpt(word)
             )
         })?;
         arrow = Some(Arrow::of_move(&before, &mv));
@@ -65,15 +65,15 @@ fn run_variant<R: Rules>(args: &BoardArgs) -> Result<(), String> {
     let position = *game.position();
     if let Some(word) = &args.arrow {
         let mv = text::parse(&position, word)
-            .map_err(|e| format!("--arrow '{}': {e}", rafle::lines::excerpt(word)))?;
+            .map_err(|e| format!("--arrow '{}': {e}", rafle::line_input::excerpt(word)))?;
         arrow = Some(Arrow::of_move(&position, &mv));
     }
-    let options = Options {
+    let options = DiagramOptions {
         square_size: args.size,
         numbers: args.numbers,
         flipped: args.flip,
         arrow,
-        ..Options::default()
+        ..DiagramOptions::default()
     };
     let svg = diagram::svg(&position, &options);
     match &args.svg {

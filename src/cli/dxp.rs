@@ -4,7 +4,7 @@
 use super::engine_args::{EngineArgs, Standard, search_time};
 use clap::{ArgGroup, Args, ValueEnum};
 use rafle::core::Color;
-use rafle::dxp::{self, Options, Role};
+use rafle::dxp::{self, DxpOptions, Role};
 use rafle::notation::fen;
 use rafle::player::options::{
     self, BOOK_MARGIN_RANGE, BOOK_PLY_RANGE, DEFAULT_BOOK_MARGIN, DEFAULT_BOOK_PLY, DEPTH_RANGE,
@@ -128,7 +128,7 @@ pub struct DxpArgs {
 ///
 /// # Errors
 /// A variant other than international, a bad FEN or a bad move time.
-pub fn options(args: &DxpArgs) -> Result<Options, String> {
+pub fn options(args: &DxpArgs) -> Result<DxpOptions, String> {
     if args.variant != Variant::International {
         return Err(format!(
             "DXP is defined for international draughts (10x10) only, not {}",
@@ -165,8 +165,8 @@ pub fn options(args: &DxpArgs) -> Result<Options, String> {
         Some(given) => Some(super::open_book::<International>(given.as_deref())?.1),
         None => None,
     };
-    let defaults = Options::default();
-    Ok(Options {
+    let defaults = DxpOptions::default();
+    Ok(DxpOptions {
         name: args.name.clone().unwrap_or(defaults.name),
         role,
         games: match (role, args.games) {

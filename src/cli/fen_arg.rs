@@ -1,7 +1,7 @@
 //! The `--fen` argument as users give it: a FEN, or a `[FEN "..."]` tag pasted from a PDN file;
 //! and the `--moves` played from it.
 
-use rafle::lines::excerpt;
+use rafle::line_input::excerpt;
 use rafle::notation::{fen, text};
 use rafle::position::Position;
 use rafle::rules::Rules;

@@ -1,6 +1,6 @@
 //! `rafle match`: engine-against-engine matches and round robins (see [`rafle::matches`]).
 
-use clap::Args;
+use clap::{ArgMatches, Args};
 use rafle::matches::clock::TimeControl;
 use rafle::matches::engine::EngineSpec;
 use rafle::matches::hub_engine::Timeouts;
@@ -45,6 +45,16 @@ process group and restarted; an engine that crashes or cannot be started in 3 ga
 the match. Games also end by the FMJD rules and, with --adjudicate, by agreed
 scores. Engine stderr goes to --log-dir, never into the protocol.";
 
+/// The words of each `--engine` of `rafle match`, grouped by occurrence, from the parsed command
+/// line.
+pub fn engine_groups(arg_matches: &ArgMatches) -> Vec<Vec<String>> {
+    arg_matches
+        .subcommand_matches("match")
+        .and_then(|sub| sub.get_occurrences::<String>("engines"))
+        .map(|groups| groups.map(|words| words.cloned().collect()).collect())
+        .unwrap_or_default()
+}
+
 /// Arguments of `rafle match`.
 #[derive(Debug, Args)]
 #[command(after_long_help = ENGINE_HELP)]
@@ -53,8 +63,8 @@ pub struct MatchArgs {
     /// Two engines play a match, more a round robin.
     #[arg(long = "engine", required = true, num_args = 1.., value_name = "KEY=VALUE")]
     pub engines: Vec<String>,
-    /// The words of each `--engine`, grouped by occurrence (filled in by [`super::run`] from the
-    /// parsed matches; clap's derive flattens them).
+    /// The words of each `--engine`, grouped by occurrence (filled in by [`super::run`] with
+    /// [`engine_groups`]; clap's derive flattens them).
     #[arg(skip)]
     pub engine_groups: Vec<Vec<String>>,
     /// Words given to every engine, e.g. option.threads=1.

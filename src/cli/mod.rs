@@ -10,11 +10,14 @@ pub mod dxp;
 pub mod egdb;
 pub mod engine_args;
 mod fen_arg;
+#[cfg(feature = "matches")]
 pub mod matches;
 mod moves;
 pub mod multipv;
+#[cfg(feature = "matches")]
 pub mod openings;
 mod perft;
+#[cfg(feature = "serve")]
 pub mod serve;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -60,33 +63,40 @@ pub enum Command {
     #[command(after_help = rafle::hub::help::text())]
     Hub,
     /// Play engine-against-engine matches and round robins (Hub and DXP engines), with statistics.
+    #[cfg(feature = "matches")]
     Match(Box<matches::MatchArgs>),
     /// Generate a set of balanced openings (all openings of N plies, scored by our search).
+    #[cfg(feature = "matches")]
     Openings(openings::OpeningsArgs),
     /// Count the leaf nodes of the legal-move tree (move generator check and speed test).
     Perft(perft::PerftArgs),
     /// List the legal moves of a position (or of FENs read from standard input, one a line).
     Moves(moves::MovesArgs),
     /// Play and analyse in the browser: a page on localhost with the engine behind it.
+    #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
+}
+
+impl Command {
+    /// Whether the subcommand talks to peers through pipes and sockets (see
+    /// [`end_quietly_when_stdout_closes`]).
+    fn talks_to_peers(&self) -> bool {
+        match self {
+            Command::Dxp(_) | Command::Hub => true,
+            #[cfg(feature = "matches")]
+            Command::Match(_) => true,
+            #[cfg(feature = "serve")]
+            Command::Serve(_) => true,
+            _ => false,
+        }
+    }
 }
 
 /// Parses the command line, runs the subcommand and returns the process exit status.
 pub fn run() -> ExitCode {
-    let matches = Cli::command().get_matches();
-    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|error| error.exit());
-    if let (Command::Match(args), Some(sub)) =
-        (&mut cli.command, matches.subcommand_matches("match"))
-    {
-        args.engine_groups = sub
-            .get_occurrences::<String>("engines")
-            .map(|groups| groups.map(|words| words.cloned().collect()).collect())
-            .unwrap_or_default();
-    }
-    if !matches!(
-        cli.command,
-        Command::Dxp(_) | Command::Hub | Command::Match(_) | Command::Serve(_)
-    ) {
+    let arg_matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&arg_matches).unwrap_or_else(|error| error.exit());
+    if !cli.command.talks_to_peers() {
         end_quietly_when_stdout_closes();
     }
     let result = match cli.command {
@@ -98,10 +108,16 @@ pub fn run() -> ExitCode {
         Command::Dxp(args) => dxp::run(&args),
         Command::Egdb(args) => egdb::run(&args),
         Command::Hub => return rafle::hub::run(),
-        Command::Match(args) => matches::run(&args),
+        #[cfg(feature = "matches")]
+        Command::Match(mut args) => {
+            args.engine_groups = matches::engine_groups(&arg_matches);
+            matches::run(&args)
+        }
+        #[cfg(feature = "matches")]
         Command::Openings(args) => openings::run(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Moves(args) => moves::run(&args),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(&args),
     };
     match result {

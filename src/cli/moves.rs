@@ -1,7 +1,7 @@
 //! `rafle moves`: the legal moves of positions, for checking the rules against other programs.
 
 use clap::{Args, ValueEnum};
-use rafle::lines::{LineRead, Utf8, excerpt, read_line};
+use rafle::line_input::{LineRead, Utf8, excerpt, read_line};
 use rafle::movegen;
 use rafle::moves::MoveList;
 use rafle::notation::{fen, text};

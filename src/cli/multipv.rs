@@ -1,12 +1,12 @@
-//! `rafle analyze --multipv N`: prints the lines of [`rafle::player::lines::best_lines`].
+//! `rafle analyze --multipv N`: prints the lines of [`rafle::player::variations::best_variations`].
 
-use rafle::player::lines::Line;
+use rafle::player::variations::Variation;
 use rafle::position::Position;
 use rafle::rules::Rules;
 use rafle::score_text;
 
 /// Prints the lines as `analyze` does.
-pub fn print<R: Rules>(position: &Position<R>, lines: &[Line<R>]) {
+pub fn print<R: Rules>(position: &Position<R>, lines: &[Variation<R>]) {
     for (index, line) in lines.iter().enumerate() {
         println!(
             "line {}  score {}  depth {}  pv {}",

@@ -3,7 +3,7 @@
 use super::engine_args::{EngineArgs, EngineDefaults};
 use clap::Args;
 use rafle::rules::International;
-use rafle::serve::table::TABLE_MB;
+use rafle::serve::tab_game::TABLE_MB;
 use rafle::serve::{self, Config, DEFAULT_PORT};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 

@@ -76,13 +76,13 @@ impl Orthogonal {
 /// A family of four directions a piece can capture along: the diagonals ([`Direction`]) or the
 /// rows and columns ([`Orthogonal`]). The capture search is written once over this trait, so the
 /// diagonal-only variants compile to code that never looks at rows and columns.
-pub trait Line: Copy + Debug + PartialEq + Eq + 'static {
+pub trait DirectionFamily: Copy + Debug + PartialEq + Eq + 'static {
     /// The other family: at a turn in a capture a piece may switch between the two.
-    type Across: Line<Across = Self>;
+    type Across: DirectionFamily<Across = Self>;
     /// The four directions of the family.
     const ALL: [Self; 4];
     /// Whether a step can wrap from the end of a row into the next row, so that steps by bit
-    /// distance need [`Line::short_jump_origins`] (the diagonals never wrap: the ghost bits
+    /// distance need [`DirectionFamily::short_jump_origins`] (the diagonals never wrap: the ghost bits
     /// catch them).
     const WRAPS: bool;
 
@@ -91,7 +91,7 @@ pub trait Line: Copy + Debug + PartialEq + Eq + 'static {
     /// Bit distance of one step in this direction.
     fn delta<G: Geometry>(self) -> i32;
     /// The squares from which a piece can jump a neighbour and land right behind it in this
-    /// direction (the two squares after it are on the board). Only needed where [`Line::WRAPS`].
+    /// direction (the two squares after it are on the board). Only needed where [`DirectionFamily::WRAPS`].
     fn short_jump_origins<G: Geometry>(self) -> G::Bits;
     /// The direction pointing the other way.
     fn opposite(self) -> Self;
@@ -99,7 +99,7 @@ pub trait Line: Copy + Debug + PartialEq + Eq + 'static {
     fn turns(self) -> [Self; 2];
 }
 
-impl Line for Direction {
+impl DirectionFamily for Direction {
     type Across = Orthogonal;
     const ALL: [Self; 4] = Direction::ALL;
     const WRAPS: bool = false;
@@ -129,7 +129,7 @@ impl Line for Direction {
     }
 }
 
-impl Line for Orthogonal {
+impl DirectionFamily for Orthogonal {
     type Across = Direction;
     const ALL: [Self; 4] = Orthogonal::ALL;
     const WRAPS: bool = true;

@@ -11,4 +11,6 @@ pub mod zobrist;
 
 pub use bitboard::{BitBoard, Bits};
 pub use color::{Color, Kind, Piece};
-pub use geometry::{Board8, Board8Full, Board10, Board12, Direction, Geometry, Line, Orthogonal};
+pub use geometry::{
+    Board8, Board8Full, Board10, Board12, Direction, DirectionFamily, Geometry, Orthogonal,
+};

@@ -80,7 +80,7 @@ impl Arrow {
 
 /// How a diagram is drawn.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Options {
+pub struct DiagramOptions {
     /// Side of a square in SVG user units (the image's natural size; it scales freely).
     pub square_size: u32,
     /// Whether the playing squares carry their numbers (or names, in algebraic variants).
@@ -93,9 +93,9 @@ pub struct Options {
     pub id: String,
 }
 
-impl Default for Options {
+impl Default for DiagramOptions {
     fn default() -> Self {
-        Options {
+        DiagramOptions {
             square_size: DEFAULT_SQUARE_SIZE,
             numbers: false,
             flipped: false,
@@ -131,7 +131,7 @@ struct Layout {
 }
 
 impl Layout {
-    fn of<R: Rules>(options: &Options) -> Self {
+    fn of<R: Rules>(options: &DiagramOptions) -> Self {
         let size = f64::from(options.square_size);
         Layout {
             size,
@@ -178,7 +178,7 @@ impl Layout {
 
 /// The diagram of `position` as a standalone SVG document (an `<svg>` element with its
 /// namespace, fit to be written to a `.svg` file or put inline in HTML).
-pub fn svg<R: Rules>(position: &Position<R>, options: &Options) -> String {
+pub fn svg<R: Rules>(position: &Position<R>, options: &DiagramOptions) -> String {
     let layout = Layout::of::<R>(options);
     let mut out = String::new();
     let fen_text = fen::format(position);
@@ -351,7 +351,10 @@ mod tests {
 
     #[test]
     fn start_position_has_every_square_and_piece() {
-        let svg = svg(&Position::<International>::start(), &Options::default());
+        let svg = svg(
+            &Position::<International>::start(),
+            &DiagramOptions::default(),
+        );
         assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
         assert_eq!(count(&svg, "class=\"square\""), 50);
         assert_eq!(count(&svg, "class=\"piece white man\""), 20);
@@ -370,10 +373,10 @@ mod tests {
             .copied()
             .expect("a move");
         assert!(capture.is_capture());
-        let options = Options {
+        let options = DiagramOptions {
             numbers: true,
             arrow: Some(Arrow::of_move(&position, &capture)),
-            ..Options::default()
+            ..DiagramOptions::default()
         };
         let svg = svg(&position, &options);
         assert_eq!(count(&svg, "class=\"piece white king\""), 1);
@@ -391,13 +394,13 @@ mod tests {
     #[test]
     fn square_one_is_where_the_variant_puts_it() {
         // International: square 1 is at the top, second column, seen from White.
-        let layout = Layout::of::<International>(&Options::default());
+        let layout = Layout::of::<International>(&DiagramOptions::default());
         let bit = crate::notation::squares::square_of_number::<International>(1)
             .and_then(<International as Rules>::Geometry::bit_of);
         let (x, y) = layout.corner_of_bit::<International>(bit.expect("square 1"));
         assert_eq!((x, y), (layout.frame + layout.size, layout.frame));
         // Spanish: square 1 is h1, White's bottom-right corner.
-        let layout = Layout::of::<Spanish>(&Options::default());
+        let layout = Layout::of::<Spanish>(&DiagramOptions::default());
         let square = crate::notation::squares::square_of_number::<Spanish>(1).expect("square 1");
         let bit = <Spanish as Rules>::Geometry::bit_of(square).expect("on board");
         let (x, y) = layout.corner_of_bit::<Spanish>(bit);

@@ -22,7 +22,7 @@ const QUOTE_CHARS: usize = 60;
 
 /// What the game loop is told.
 #[derive(Debug)]
-pub(crate) enum Event {
+pub(crate) enum ConnectionEvent {
     /// A well-formed message from the peer.
     Message(Message),
     /// A message that could not be read: its text (quoted, shortened) and why.
@@ -49,8 +49,8 @@ pub(crate) enum Event {
 pub(crate) struct Connection {
     stream: TcpStream,
     peer: SocketAddr,
-    events: Receiver<Event>,
-    sender: Sender<Event>,
+    events: Receiver<ConnectionEvent>,
+    sender: Sender<ConnectionEvent>,
     reader: Option<JoinHandle<()>>,
     closed: Option<String>,
 }
@@ -87,7 +87,7 @@ impl Connection {
     }
 
     /// A sender into this connection's event channel (for search threads).
-    pub(crate) fn sender(&self) -> Sender<Event> {
+    pub(crate) fn sender(&self) -> Sender<ConnectionEvent> {
         self.sender.clone()
     }
 
@@ -105,19 +105,19 @@ impl Connection {
         })
     }
 
-    /// Sends a chat line, logging it too. A failure shows up later as [`Event::Closed`].
+    /// Sends a chat line, logging it too. A failure shows up later as [`ConnectionEvent::Closed`].
     pub(crate) fn chat(&mut self, text: &str) {
         log::info!("{}: chat sent: {text}", self.peer);
         let _ = self.send(&Message::Chat(text.to_string()));
     }
 
     /// The next event, or `None` when `deadline` passes first. After the connection closed it
-    /// keeps answering [`Event::Closed`], but search results still come through first.
-    pub(crate) fn next(&mut self, deadline: Option<Instant>) -> Option<Event> {
+    /// keeps answering [`ConnectionEvent::Closed`], but search results still come through first.
+    pub(crate) fn next(&mut self, deadline: Option<Instant>) -> Option<ConnectionEvent> {
         if let Some(reason) = &self.closed {
             return match self.events.try_recv() {
-                Ok(event @ Event::SearchDone { .. }) => Some(event),
-                _ => Some(Event::Closed(reason.clone())),
+                Ok(event @ ConnectionEvent::SearchDone { .. }) => Some(event),
+                _ => Some(ConnectionEvent::Closed(reason.clone())),
             };
         }
         let event = match deadline {
@@ -132,17 +132,18 @@ impl Connection {
             }
         };
         // The channel cannot disconnect while we hold a sender; treat it as closed anyway.
-        let event = event.unwrap_or_else(|| Event::Closed("event channel closed".to_string()));
+        let event =
+            event.unwrap_or_else(|| ConnectionEvent::Closed("event channel closed".to_string()));
         match &event {
-            Event::Message(message) => log::debug!("{} < {message}", self.peer),
-            Event::Malformed { text, error, .. } => {
+            ConnectionEvent::Message(message) => log::debug!("{} < {message}", self.peer),
+            ConnectionEvent::Malformed { text, error, .. } => {
                 log::warn!("{}: bad message '{text}': {error}", self.peer);
             }
-            Event::Closed(reason) => {
+            ConnectionEvent::Closed(reason) => {
                 log::info!("{}: connection closed ({reason})", self.peer);
                 self.closed = Some(reason.clone());
             }
-            Event::SearchDone { .. } => {}
+            ConnectionEvent::SearchDone { .. } => {}
         }
         Some(event)
     }
@@ -167,7 +168,7 @@ impl Drop for Connection {
 }
 
 /// The reader thread: blocking reads until the end of the stream, one event per frame.
-fn read_loop(stream: &mut TcpStream, events: &Sender<Event>) {
+fn read_loop(stream: &mut TcpStream, events: &Sender<ConnectionEvent>) {
     let mut deframer = Deframer::new();
     let mut frames = Vec::new();
     let mut chunk = [0u8; READ_CHUNK];
@@ -182,16 +183,16 @@ fn read_loop(stream: &mut TcpStream, events: &Sender<Event>) {
         for frame in frames.drain(..) {
             let event = match frame {
                 Frame::Message(bytes) => match Message::decode(&bytes) {
-                    Ok(message) => Event::Message(message),
+                    Ok(message) => ConnectionEvent::Message(message),
                     // Padding between messages (a CR LF after the NUL) is no message at all.
                     Err(DecodeError::Empty) => continue,
-                    Err(error) => Event::Malformed {
+                    Err(error) => ConnectionEvent::Malformed {
                         text: quote(&bytes),
                         unknown_type: matches!(error, DecodeError::UnknownType(_)),
                         error: error.to_string(),
                     },
                 },
-                Frame::Oversized { prefix } => Event::Malformed {
+                Frame::Oversized { prefix } => ConnectionEvent::Malformed {
                     text: format!("{}...", quote(&prefix)),
                     error: format!(
                         "more than {} bytes without a NUL",
@@ -205,7 +206,7 @@ fn read_loop(stream: &mut TcpStream, events: &Sender<Event>) {
             }
         }
     };
-    let _ = events.send(Event::Closed(reason));
+    let _ = events.send(ConnectionEvent::Closed(reason));
 }
 
 /// Bytes as printable text for logs and chats, shortened.

@@ -5,15 +5,16 @@
 //! their result to the same channel, so the loop hears the peer (a game end, a take-back, a
 //! disconnect) while it thinks, and can ponder on the peer's time.
 
+use super::DxpOptions;
 use super::clock::SideClock;
-use super::connection::{Connection, Event};
+use super::connection::{Connection, ConnectionEvent};
 use super::message::{
     BackAnswer, BackRequest, EndReason, GameEnd, GameRequest, Message, MoveMessage,
 };
 use super::record::{Dxp, DxpMove, EndCause, Finish, Record};
-use super::{GameOutcome, Options};
 use crate::core::Color;
 use crate::eval::Eval;
+use crate::game::GameResult;
 use crate::notation::{fen, text};
 use crate::player::{Player, Source, Task, Thinking, clock_limits, game_ply};
 use crate::position::Position;
@@ -62,7 +63,7 @@ pub(super) fn play(
 /// How a game ended, as the session needs to know it.
 #[derive(Debug)]
 pub(super) struct Ending {
-    pub(super) outcome: GameOutcome,
+    pub(super) result: Option<GameResult>,
     pub(super) reason: String,
     /// No further game on this connection (either side said stop).
     pub(super) stop: bool,
@@ -84,14 +85,14 @@ struct Running {
 /// (a finished search's result is taken only from the search still expected).
 pub(super) struct Resources<'g> {
     pub(super) player: &'g Player<Dxp, Eval>,
-    pub(super) options: &'g Options,
+    pub(super) options: &'g DxpOptions,
     pub(super) search_ids: &'g mut u64,
 }
 
 /// One game in progress.
 struct GameLoop<'g> {
     player: &'g Player<Dxp, Eval>,
-    options: &'g Options,
+    options: &'g DxpOptions,
     search_ids: &'g mut u64,
     conn: &'g mut Connection,
     record: Record,
@@ -124,9 +125,9 @@ impl GameLoop<'_> {
                 return self.peer_silent();
             };
             let over = match event {
-                Event::SearchDone { id, outcome } => self.search_done(id, *outcome),
-                Event::Message(message) => self.message(message),
-                Event::Malformed {
+                ConnectionEvent::SearchDone { id, outcome } => self.search_done(id, *outcome),
+                ConnectionEvent::Message(message) => self.message(message),
+                ConnectionEvent::Malformed {
                     text,
                     error,
                     unknown_type: true,
@@ -136,17 +137,17 @@ impl GameLoop<'_> {
                         .chat(&format!("error: {error} ('{text}') ignored"));
                     None
                 }
-                Event::Malformed { text, error, .. } => {
+                ConnectionEvent::Malformed { text, error, .. } => {
                     Some(self.protocol_error(&format!("bad message '{text}': {error}")))
                 }
-                Event::Closed(reason) => {
+                ConnectionEvent::Closed(reason) => {
                     self.stop_search();
                     log::warn!(
                         "{}: connection lost during the game: {reason}",
                         self.conn.peer()
                     );
                     Some(Ending {
-                        outcome: GameOutcome::Unknown,
+                        result: None,
                         reason: format!("connection lost ({reason})"),
                         stop: true,
                         closed: true,
@@ -221,7 +222,7 @@ impl GameLoop<'_> {
                         score::to_men(outcome.score)
                     );
                 }
-                let _ = events.send(Event::SearchDone {
+                let _ = events.send(ConnectionEvent::SearchDone {
                     id,
                     outcome: Box::new(outcome),
                 });
@@ -264,7 +265,7 @@ impl GameLoop<'_> {
         let Some(best) = outcome.best else {
             // The search found no move: the rules say the game is over.
             let verdict = self.record.result().unwrap_or_else(|| Finish {
-                winner: Some(!self.ours),
+                result: GameResult::win(!self.ours),
                 reason: EndCause::NoMoveFound,
             });
             return Some(self.end_by_rules(verdict));
@@ -320,7 +321,7 @@ impl GameLoop<'_> {
                 self.conn
                     .chat("error: game request during a game; the game in progress is abandoned");
                 Some(Ending {
-                    outcome: GameOutcome::Unknown,
+                    result: None,
                     reason: "abandoned for a new game request".to_string(),
                     stop: false,
                     closed: false,
@@ -424,8 +425,8 @@ impl GameLoop<'_> {
         loop {
             match self.conn.next(Some(deadline)) {
                 None => return self.end_by_rules(verdict),
-                Some(Event::Message(Message::GameEnd(end))) => return self.peer_end(end),
-                Some(Event::Message(Message::Move(mv))) => {
+                Some(ConnectionEvent::Message(Message::GameEnd(end))) => return self.peer_end(end),
+                Some(ConnectionEvent::Message(Message::Move(mv))) => {
                     log::info!(
                         "{}: move {} after the end of the game ignored",
                         self.conn.peer(),
@@ -433,12 +434,12 @@ impl GameLoop<'_> {
                     );
                     return self.end_by_rules(verdict);
                 }
-                Some(Event::Message(Message::Chat(text))) => {
+                Some(ConnectionEvent::Message(Message::Chat(text))) => {
                     log::info!("{}: chat: {text}", self.conn.peer());
                 }
-                Some(Event::Closed(reason)) => {
+                Some(ConnectionEvent::Closed(reason)) => {
                     return Ending {
-                        outcome: self.outcome_of(&verdict),
+                        result: Some(verdict.result),
                         reason: format!(
                             "{} (then the connection closed: {reason})",
                             verdict.reason
@@ -458,36 +459,29 @@ impl GameLoop<'_> {
         }
     }
 
-    fn outcome_of(&self, verdict: &Finish) -> GameOutcome {
-        match self.reason_of(verdict) {
-            EndReason::SenderWins => GameOutcome::Win,
-            EndReason::SenderLoses => GameOutcome::Loss,
-            _ => GameOutcome::Draw,
-        }
-    }
-
     /// The peer ended the game: acknowledge with our own view.
     fn peer_end(&mut self, end: GameEnd) -> Ending {
         self.stop_search();
         let ours = self.record.result();
         let reply = GameEnd {
-            reason: ours
-                .as_ref()
-                .map_or(EndReason::Unknown, |verdict| self.reason_of(verdict)),
+            reason: ours.as_ref().map_or(EndReason::Unknown, |verdict| {
+                EndReason::of(verdict.result, self.ours)
+            }),
             stop: end.stop || self.last,
         };
         let _ = self.conn.send(&Message::GameEnd(reply));
-        let (claimed, claim) = match end.reason {
-            EndReason::Unknown => (GameOutcome::Unknown, "no result"),
-            EndReason::SenderLoses => (GameOutcome::Win, "the peer resigns"),
-            EndReason::Draw => (GameOutcome::Draw, "the peer claims a draw"),
-            EndReason::SenderWins => (GameOutcome::Loss, "the peer claims a win"),
+        let claimed = end.reason.result(!self.ours);
+        let claim = match end.reason {
+            EndReason::Unknown => "no result",
+            EndReason::SenderLoses => "the peer resigns",
+            EndReason::Draw => "the peer claims a draw",
+            EndReason::SenderWins => "the peer claims a win",
         };
         // A game the rules have ended has their result, whatever the peer claims.
-        let (outcome, reason) = match &ours {
+        let (result, reason) = match &ours {
             Some(verdict) => {
-                let ruled = self.outcome_of(verdict);
-                if ruled == claimed || claimed == GameOutcome::Unknown {
+                let ruled = Some(verdict.result);
+                if ruled == claimed || claimed.is_none() {
                     (ruled, verdict.reason.to_string())
                 } else {
                     (
@@ -500,7 +494,7 @@ impl GameLoop<'_> {
         };
         log::info!("{}: {reason}", self.conn.peer());
         Ending {
-            outcome,
+            result,
             reason,
             stop: reply.stop,
             closed: false,
@@ -508,18 +502,9 @@ impl GameLoop<'_> {
         }
     }
 
-    fn reason_of(&self, verdict: &Finish) -> EndReason {
-        match verdict.winner {
-            None => EndReason::Draw,
-            Some(winner) if winner == self.ours => EndReason::SenderWins,
-            Some(_) => EndReason::SenderLoses,
-        }
-    }
-
     fn end_by_rules(&mut self, verdict: Finish) -> Ending {
-        let reason = self.reason_of(&verdict);
-        let outcome = self.outcome_of(&verdict);
-        self.end(reason, outcome, verdict.reason.to_string())
+        let reason = EndReason::of(verdict.result, self.ours);
+        self.end(reason, Some(verdict.result), verdict.reason.to_string())
     }
 
     fn illegal_move(&mut self, mv: &MoveMessage) -> Ending {
@@ -535,7 +520,7 @@ impl GameLoop<'_> {
         ));
         self.end(
             EndReason::SenderWins,
-            GameOutcome::Win,
+            Some(GameResult::win(self.ours)),
             format!("the peer forfeits: illegal move {}", mv.notation()),
         )
     }
@@ -543,11 +528,7 @@ impl GameLoop<'_> {
     fn protocol_error(&mut self, what: &str) -> Ending {
         log::warn!("{}: {what}; the game is ended", self.conn.peer());
         self.conn.chat(&format!("error: {what}"));
-        self.end(
-            EndReason::Unknown,
-            GameOutcome::Unknown,
-            format!("protocol error: {what}"),
-        )
+        self.end(EndReason::Unknown, None, format!("protocol error: {what}"))
     }
 
     /// The peer did not move by its deadline: a timed peer loses on time; an untimed one is
@@ -559,7 +540,7 @@ impl GameLoop<'_> {
             self.conn.chat(&format!("error: {what}"));
             return self.end(
                 EndReason::SenderWins,
-                GameOutcome::Win,
+                Some(GameResult::win(self.ours)),
                 "the peer lost on time".to_string(),
             );
         }
@@ -570,20 +551,20 @@ impl GameLoop<'_> {
         self.last = true;
         self.end(
             EndReason::Unknown,
-            GameOutcome::Unknown,
+            None,
             format!("the peer went silent ({what})"),
         )
     }
 
     /// Sends our GAMEEND and waits (briefly) for the peer's.
-    fn end(&mut self, reason: EndReason, outcome: GameOutcome, why: String) -> Ending {
+    fn end(&mut self, reason: EndReason, result: Option<GameResult>, why: String) -> Ending {
         self.stop_search();
         let ours = GameEnd {
             reason,
             stop: self.last,
         };
         let mut over = Ending {
-            outcome,
+            result,
             reason: why,
             stop: ours.stop,
             closed: false,
@@ -603,19 +584,19 @@ impl GameLoop<'_> {
                     );
                     return over;
                 }
-                Some(Event::Message(Message::GameEnd(theirs))) => {
+                Some(ConnectionEvent::Message(Message::GameEnd(theirs))) => {
                     over.stop |= theirs.stop;
                     return over;
                 }
-                Some(Event::Message(Message::GameRequest(request))) => {
+                Some(ConnectionEvent::Message(Message::GameRequest(request))) => {
                     // The peer went on without answering our GAMEEND.
                     over.pending = Some(request);
                     return over;
                 }
-                Some(Event::Message(Message::Chat(text))) => {
+                Some(ConnectionEvent::Message(Message::Chat(text))) => {
                     log::info!("{}: chat: {text}", self.conn.peer());
                 }
-                Some(Event::Closed(_)) => {
+                Some(ConnectionEvent::Closed(_)) => {
                     over.closed = true;
                     return over;
                 }

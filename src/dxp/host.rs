@@ -2,14 +2,14 @@
 //! (initiator), the games played by [`super::game`], each reported when it ends.
 
 use super::clock::SideClock;
-use super::connection::{Connection, Event};
+use super::connection::{Connection, ConnectionEvent};
 use super::game::{Ending, GameSetup, Resources};
 use super::message::{
     Acceptance, BackAnswer, GameAccept, GameRequest, Message, VERSION, board_of,
     position_from_board,
 };
 use super::record::Dxp;
-use super::{GameReport, Options, Role};
+use super::{DxpOptions, GameReport, Role};
 use crate::core::Color;
 use crate::eval::Eval;
 use crate::player::Player;
@@ -31,7 +31,7 @@ pub(crate) enum SessionEnd {
 /// The engine and settings shared by the games of all connections.
 pub(crate) struct Host<'o> {
     player: Player<Dxp, Eval>,
-    options: &'o Options,
+    options: &'o DxpOptions,
     /// Games finished so far (all connections).
     pub(crate) games_played: u32,
     report: &'o mut dyn FnMut(&GameReport),
@@ -39,7 +39,7 @@ pub(crate) struct Host<'o> {
 }
 
 impl<'o> Host<'o> {
-    pub(crate) fn new(options: &'o Options, report: &'o mut dyn FnMut(&GameReport)) -> Self {
+    pub(crate) fn new(options: &'o DxpOptions, report: &'o mut dyn FnMut(&GameReport)) -> Self {
         let mut engine = options.engine.engine_at_most::<Dxp>();
         engine.set_ponder(options.ponder);
         let mut player = Player::new(engine);
@@ -97,9 +97,9 @@ impl<'o> Host<'o> {
                         );
                         return SessionEnd::Connection;
                     }
-                    Some(Event::Closed(_)) => return SessionEnd::Connection,
-                    Some(Event::Message(Message::GameRequest(request))) => request,
-                    Some(Event::Message(Message::GameEnd(end))) => {
+                    Some(ConnectionEvent::Closed(_)) => return SessionEnd::Connection,
+                    Some(ConnectionEvent::Message(Message::GameRequest(request))) => request,
+                    Some(ConnectionEvent::Message(Message::GameEnd(end))) => {
                         // An acknowledgement, or a second GAMEEND (pydraughts sends one on quit):
                         // nothing to answer outside a game.
                         if end.stop {
@@ -108,7 +108,7 @@ impl<'o> Host<'o> {
                         }
                         continue;
                     }
-                    Some(Event::Malformed { text, error, .. }) => {
+                    Some(ConnectionEvent::Malformed { text, error, .. }) => {
                         conn.chat(&format!("error: bad message '{text}': {error}"));
                         if text.starts_with('R') {
                             // The initiator waits for an answer to its request.
@@ -116,11 +116,11 @@ impl<'o> Host<'o> {
                         }
                         continue;
                     }
-                    Some(Event::Message(other)) => {
+                    Some(ConnectionEvent::Message(other)) => {
                         outside_game(conn, &other);
                         continue;
                     }
-                    Some(Event::SearchDone { .. }) => continue,
+                    Some(ConnectionEvent::SearchDone { .. }) => continue,
                 },
             };
             if request.version > VERSION {
@@ -282,19 +282,19 @@ impl<'o> Host<'o> {
                     );
                     return None;
                 }
-                Some(Event::Closed(_)) => return None,
-                Some(Event::Message(Message::GameAccept(accept))) => return Some(accept),
-                Some(Event::Message(Message::GameEnd(end))) => {
+                Some(ConnectionEvent::Closed(_)) => return None,
+                Some(ConnectionEvent::Message(Message::GameAccept(accept))) => return Some(accept),
+                Some(ConnectionEvent::Message(Message::GameEnd(end))) => {
                     if end.stop {
                         log::info!("{}: the peer ends the match", conn.peer());
                         return None;
                     }
                 }
-                Some(Event::Malformed { text, error, .. }) => {
+                Some(ConnectionEvent::Malformed { text, error, .. }) => {
                     conn.chat(&format!("error: bad message '{text}': {error}"));
                 }
-                Some(Event::Message(other)) => outside_game(conn, &other),
-                Some(Event::SearchDone { .. }) => {}
+                Some(ConnectionEvent::Message(other)) => outside_game(conn, &other),
+                Some(ConnectionEvent::SearchDone { .. }) => {}
             }
         }
     }
@@ -319,7 +319,7 @@ impl<'o> Host<'o> {
             opponent,
             start,
             moves,
-            outcome: over.outcome,
+            result: over.result,
             reason: over.reason.clone(),
         };
         (self.report)(&report);

@@ -12,6 +12,7 @@
 //! characters. [`position_from_board`] and [`board_of`] convert to and from [`Position`].
 
 use crate::core::{BitBoard, Color, Geometry, Kind, Piece};
+use crate::game::GameResult;
 use crate::moves::Move;
 use crate::position::{Position, PositionError, Setup};
 use crate::rules::{BitsOf, International, Rules};
@@ -194,6 +195,25 @@ pub enum EndReason {
 }
 
 impl EndReason {
+    /// The reason `sender` gives for `result`.
+    pub fn of(result: GameResult, sender: Color) -> Self {
+        match result.winner() {
+            None => EndReason::Draw,
+            Some(winner) if winner == sender => EndReason::SenderWins,
+            Some(_) => EndReason::SenderLoses,
+        }
+    }
+
+    /// The result `sender` claims with this reason (`None`: it gives none).
+    pub fn result(self, sender: Color) -> Option<GameResult> {
+        match self {
+            EndReason::Unknown => None,
+            EndReason::SenderLoses => Some(GameResult::win(!sender)),
+            EndReason::Draw => Some(GameResult::Draw),
+            EndReason::SenderWins => Some(GameResult::win(sender)),
+        }
+    }
+
     fn digit(self) -> char {
         match self {
             EndReason::Unknown => '0',

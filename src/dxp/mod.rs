@@ -27,7 +27,9 @@ pub use peer::{DxpPeer, PeerError, PeerEvent};
 pub use remote::RemoteEngine;
 
 use crate::core::Color;
+use crate::game::GameResult;
 use crate::moves::Move;
+use crate::notation::pdn::PdnResult;
 use crate::position::Position;
 use crate::rules::{BitsOf, International};
 use crate::search::Limits;
@@ -56,7 +58,7 @@ pub enum Role {
 
 /// Settings of a DXP session.
 #[derive(Clone, Debug)]
-pub struct Options {
+pub struct DxpOptions {
     /// Our name in GAMEREQ / GAMEACC (cut to 32 characters).
     pub name: String,
     /// Initiator or follower.
@@ -94,9 +96,9 @@ pub struct Options {
     pub idle_timeout: Duration,
 }
 
-impl Default for Options {
+impl Default for DxpOptions {
     fn default() -> Self {
-        Options {
+        DxpOptions {
             name: format!("Rafle {}", env!("CARGO_PKG_VERSION")),
             role: Role::Follower,
             games: None,
@@ -117,19 +119,6 @@ impl Default for Options {
     }
 }
 
-/// A game's result from our side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameOutcome {
-    /// We won.
-    Win,
-    /// A draw.
-    Draw,
-    /// We lost.
-    Loss,
-    /// No result (a protocol error, a lost connection, a peer that ended the game with reason 0).
-    Unknown,
-}
-
 /// A finished game, as reported to the caller of [`listen`] / [`connect`].
 #[derive(Clone, Debug)]
 pub struct GameReport {
@@ -143,20 +132,16 @@ pub struct GameReport {
     pub start: Position<International>,
     /// Moves played.
     pub moves: Vec<Move<BitsOf<International>>>,
-    /// Result for us.
-    pub outcome: GameOutcome,
+    /// The result; `None` when the game has none (a protocol error, a lost connection, a peer
+    /// that ended the game with reason 0).
+    pub result: Option<GameResult>,
     /// Why the game ended.
     pub reason: String,
 }
 
 impl fmt::Display for GameReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let result = match (self.outcome, self.ours) {
-            (GameOutcome::Win, Color::White) | (GameOutcome::Loss, Color::Black) => "2-0",
-            (GameOutcome::Win, Color::Black) | (GameOutcome::Loss, Color::White) => "0-2",
-            (GameOutcome::Draw, _) => "1-1",
-            (GameOutcome::Unknown, _) => "*",
-        };
+        let result = PdnResult::from(self.result).token::<International>();
         write!(
             f,
             "game {}: we play {} against '{}': {result} after {} plies ({})",
@@ -183,12 +168,12 @@ pub struct Summary {
 }
 
 impl Summary {
-    fn add(&mut self, outcome: GameOutcome) {
-        match outcome {
-            GameOutcome::Win => self.wins += 1,
-            GameOutcome::Draw => self.draws += 1,
-            GameOutcome::Loss => self.losses += 1,
-            GameOutcome::Unknown => self.unknown += 1,
+    fn add(&mut self, game: &GameReport) {
+        match game.result.map(|result| result.half_points(game.ours)) {
+            Some(2) => self.wins += 1,
+            Some(1) => self.draws += 1,
+            Some(_) => self.losses += 1,
+            None => self.unknown += 1,
         }
     }
 
@@ -302,12 +287,12 @@ pub fn bind(address: &str) -> Result<TcpListener, DxpError> {
 /// forever). `report` hears about every finished game.
 pub fn listen(
     listener: &TcpListener,
-    options: &Options,
+    options: &DxpOptions,
     report: &mut dyn FnMut(&GameReport),
 ) -> Summary {
     let mut summary = Summary::default();
     let mut count = |game: &GameReport| {
-        summary.add(game.outcome);
+        summary.add(game);
         report(game);
     };
     let mut host = Host::new(options, &mut count);
@@ -339,7 +324,7 @@ pub fn listen(
 /// A bad address or a failed connection.
 pub fn connect(
     address: &str,
-    options: &Options,
+    options: &DxpOptions,
     report: &mut dyn FnMut(&GameReport),
 ) -> Result<Summary, DxpError> {
     let stream = open(address)?;
@@ -349,7 +334,7 @@ pub fn connect(
     })?;
     let mut summary = Summary::default();
     let mut count = |game: &GameReport| {
-        summary.add(game.outcome);
+        summary.add(game);
         report(game);
     };
     let mut host = Host::new(options, &mut count);

@@ -22,7 +22,7 @@
 //! # Ok(()) }
 //! ```
 
-use super::connection::{Connection, Event};
+use super::connection::{Connection, ConnectionEvent};
 use super::message::{
     Acceptance, BackAnswer, EndReason, GameEnd, GameRequest, Message, MoveMessage, VERSION,
     board_of,
@@ -260,14 +260,14 @@ impl DxpPeer {
         loop {
             match self.conn.next(Some(deadline)) {
                 None => return Err(PeerError::Timeout(waiting_for)),
-                Some(Event::Message(message)) => return Ok(message),
-                Some(Event::Malformed { text, error, .. }) => {
+                Some(ConnectionEvent::Message(message)) => return Ok(message),
+                Some(ConnectionEvent::Malformed { text, error, .. }) => {
                     return Err(PeerError::Protocol(format!(
                         "bad message '{text}': {error}"
                     )));
                 }
-                Some(Event::Closed(reason)) => return Err(PeerError::Closed(reason)),
-                Some(Event::SearchDone { .. }) => {}
+                Some(ConnectionEvent::Closed(reason)) => return Err(PeerError::Closed(reason)),
+                Some(ConnectionEvent::SearchDone { .. }) => {}
             }
         }
     }

@@ -3,7 +3,7 @@
 //! DXP move number, and how the game ended.
 
 use crate::core::Color;
-use crate::game::{Game, ResultReason};
+use crate::game::{Game, GameResult, ResultReason};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{BitsOf, International, Rules};
@@ -15,10 +15,10 @@ pub(crate) type Dxp = International;
 /// A move of those rules.
 pub(crate) type DxpMove = Move<BitsOf<Dxp>>;
 
-/// How a game ended by the rules: the winner (`None` for a draw) and why.
+/// How a game ended by the rules: its result and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Finish {
-    pub winner: Option<Color>,
+    pub result: GameResult,
     pub reason: EndCause,
 }
 
@@ -112,7 +112,7 @@ impl Record {
     /// over.
     pub(crate) fn result(&self) -> Option<Finish> {
         self.game.result().map(|result| Finish {
-            winner: result.winner,
+            result: result.result,
             reason: EndCause::Rules(result.reason),
         })
     }
@@ -134,7 +134,7 @@ mod tests {
     fn no_legal_move_loses() {
         let record = Record::new(fen::parse("B:W28:B").expect("valid"));
         let verdict = record.result().expect("over");
-        assert_eq!(verdict.winner, Some(Color::White));
+        assert_eq!(verdict.result, GameResult::WhiteWins);
         let reason = verdict.reason.to_string();
         assert!(reason.contains("no pieces"), "{reason}");
     }
@@ -147,7 +147,7 @@ mod tests {
         play(&mut record, "45-40 6-11 40-45");
         assert!(record.result().is_none());
         play(&mut record, "11-6");
-        assert!(record.result().expect("over").winner.is_none());
+        assert!(record.result().expect("over").result.is_draw());
         record.truncate(4);
         assert!(record.result().is_none());
         assert_eq!(record.ply_count(), 4);

@@ -25,7 +25,7 @@
 //! writes. In the retrograde passes a position's predecessors lie anywhere, so their values,
 //! counters and queue bits are updated atomically: a counter is decremented by exactly one
 //! thread per won successor and only the thread that takes it to zero resolves the position; a
-//! win is set with [`Table::set_if_unknown`], so exactly one thread queues it. A position never
+//! win is set with [`WdlTable::set_if_unknown`], so exactly one thread queues it. A position never
 //! gets both: one with a lost successor keeps that successor in its count, which so never
 //! reaches zero.
 //!
@@ -34,7 +34,7 @@
 
 pub use super::file::{Built, Counts};
 use super::index::{Layout, Material, Squares};
-use super::table::{DRAW, LOSS, PER_WORD, Table, UNKNOWN, WIN};
+use super::table::{DRAW, LOSS, PER_WORD, UNKNOWN, WIN, WdlTable};
 use super::{EgdbError, TableSet, file};
 use crate::core::cache::prefetch;
 use crate::moves::MoveList;
@@ -245,7 +245,7 @@ pub fn build_unit(
     }
     let started = Instant::now();
     for &material in unit {
-        set.insert(material, Table::new(material));
+        set.insert(material, WdlTable::new(material));
     }
     let set: &TableSet = set;
     let label = unit

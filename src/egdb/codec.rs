@@ -5,7 +5,7 @@
 //! follows as a LEB128 number. Read whole into the 2-bit table ([`decode`]) or probed where it
 //! lies ([`super::compact`], through [`step`]).
 
-use super::table::{DRAW, LOSS, PER_WORD, Table, UNKNOWN, WIN};
+use super::table::{DRAW, LOSS, PER_WORD, UNKNOWN, WIN, WdlTable};
 
 /// Values packed per byte code.
 pub(super) const PACK: usize = 5;
@@ -35,7 +35,7 @@ fn from_file_value(value: u8) -> u8 {
 }
 
 /// Encodes a table's values, `dont_care(index)` marking values free to choose.
-pub fn encode(table: &Table, captures: &[u64]) -> Vec<u8> {
+pub fn encode(table: &WdlTable, captures: &[u64]) -> Vec<u8> {
     let size = table.layout().size() as usize;
     let dont_care =
         |i: usize| table.get(i as u64) == UNKNOWN || (captures[i / 64] >> (i % 64)) & 1 == 1;
@@ -186,7 +186,7 @@ mod tests {
     #[test]
     fn codec_round_trips_with_dont_cares() {
         let material = Material::new(0, 1, 0, 1);
-        let table = Table::new(material);
+        let table = WdlTable::new(material);
         let size = table.layout().size();
         let mut captures = vec![0u64; size.div_ceil(64) as usize];
         for i in 0..size {
@@ -202,7 +202,7 @@ mod tests {
             }
         }
         let words = decode(&encode(&table, &captures), size).expect("decodes");
-        let back = Table::from_words(material, words);
+        let back = WdlTable::from_words(material, words);
         for i in 0..size {
             if (captures[(i / 64) as usize] >> (i % 64)) & 1 == 0 {
                 assert_eq!(back.get(i), table.get(i), "index {i}");

@@ -9,7 +9,7 @@
 use super::codec::{decode, encode};
 use super::compact::CompactTable;
 use super::index::{Layout, Material};
-use super::table::Table;
+use super::table::WdlTable;
 use super::{EgdbError, TableSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -86,7 +86,7 @@ fn checksum(bytes: &[u8]) -> u64 {
 ///
 /// # Errors
 /// The file cannot be written.
-pub fn write_table(dir: &Path, table: &Table, built: &Built) -> Result<u64, EgdbError> {
+pub fn write_table(dir: &Path, table: &WdlTable, built: &Built) -> Result<u64, EgdbError> {
     let material = table.layout().material();
     let payload = encode(table, &built.captures);
     let mut bytes = Vec::with_capacity(HEADER_BYTES + payload.len());
@@ -264,10 +264,13 @@ fn read_checked(
 ///
 /// # Errors
 /// The file cannot be read, is truncated, corrupt, or not the expected material.
-pub fn read_table(path: &Path, expected: Option<Material>) -> Result<(Table, Header), EgdbError> {
+pub fn read_table(
+    path: &Path,
+    expected: Option<Material>,
+) -> Result<(WdlTable, Header), EgdbError> {
     let (header, size, bytes) = read_checked(path, expected, false)?;
     let words = decode(&bytes[HEADER_BYTES..], size).map_err(|r| bad(path, r))?;
-    Ok((Table::from_words(header.material, words), header))
+    Ok((WdlTable::from_words(header.material, words), header))
 }
 
 /// Reads a table to be kept compressed in memory ([`CompactTable`]), checking everything as

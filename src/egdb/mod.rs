@@ -21,13 +21,13 @@ pub mod table;
 pub mod verify;
 
 use crate::core::BitBoard;
-use crate::moves::MoveList;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{BitsOf, Rules};
 use compact::CompactTable;
 use index::{MATERIAL_CODES, Material, Squares};
 use std::path::Path;
-use table::{LOSS, Table, UNKNOWN, WIN};
+use table::{LOSS, UNKNOWN, WIN, WdlTable};
 use thiserror::Error;
 
 /// A database value, from the side to move's view.
@@ -90,10 +90,10 @@ pub fn is_supported<R: Rules>() -> bool {
     R::ENDGAME_KNOWLEDGE
 }
 
-/// Tables by material code: unpacked ([`Table`], what the generator builds and reads) or kept
+/// Tables by material code: unpacked ([`WdlTable`], what the generator builds and reads) or kept
 /// compressed ([`CompactTable`], large tables in an engine).
 pub struct TableSet {
-    tables: Vec<Option<Table>>,
+    tables: Vec<Option<WdlTable>>,
     compact: Vec<Option<CompactTable>>,
 }
 
@@ -109,12 +109,12 @@ impl Default for TableSet {
 impl TableSet {
     /// The unpacked table of a material, if present.
     #[inline(always)]
-    pub fn get(&self, material: Material) -> Option<&Table> {
+    pub fn get(&self, material: Material) -> Option<&WdlTable> {
         self.tables[material.code()].as_ref()
     }
 
     /// Adds or replaces a table.
-    pub fn insert(&mut self, material: Material, table: Table) {
+    pub fn insert(&mut self, material: Material, table: WdlTable) {
         self.tables[material.code()] = Some(table);
     }
 
@@ -124,7 +124,7 @@ impl TableSet {
     }
 
     /// Removes a table.
-    pub fn remove(&mut self, material: Material) -> Option<Table> {
+    pub fn remove(&mut self, material: Material) -> Option<WdlTable> {
         self.tables[material.code()].take()
     }
 
@@ -142,7 +142,7 @@ impl TableSet {
 
     /// Bytes of memory the tables take.
     pub fn bytes(&self) -> usize {
-        let unpacked: usize = self.tables.iter().flatten().map(Table::bytes).sum();
+        let unpacked: usize = self.tables.iter().flatten().map(WdlTable::bytes).sum();
         unpacked
             + self
                 .compact
@@ -176,6 +176,18 @@ impl TableSet {
         }
     }
 
+    /// The code of `mv` for the side that plays it in `position`: a win when it takes the last
+    /// piece, else the position it leads to, resolved, from the other side. The checker scores
+    /// moves as the probe does, so it cannot disagree with it by computing a move differently.
+    pub fn value_of_move<R: Rules>(&self, position: &Position<R>, mv: &Move<BitsOf<R>>) -> u8 {
+        let child = position.play(mv);
+        if child.pieces(child.side()).is_empty() {
+            WIN
+        } else {
+            table::flip(self.resolve(&child))
+        }
+    }
+
     /// The code of a position with the captures resolved by search (files leave capture
     /// positions undefined): [`UNKNOWN`] if a needed table is absent.
     pub fn resolve<R: Rules>(&self, position: &Position<R>) -> u8 {
@@ -186,13 +198,7 @@ impl TableSet {
         crate::movegen::generate_captures(position, &mut list);
         let mut best = LOSS;
         for mv in list.iter() {
-            let child = position.play(mv);
-            let value = if child.pieces(child.side()).is_empty() {
-                WIN
-            } else {
-                table::flip(self.resolve(&child))
-            };
-            match value {
+            match self.value_of_move(position, mv) {
                 WIN => return WIN,
                 UNKNOWN => best = UNKNOWN,
                 table::DRAW if best == LOSS => best = table::DRAW,

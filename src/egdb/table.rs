@@ -1,6 +1,6 @@
 //! Packed values: two bits per position in atomic words, so the generator's threads can resolve
 //! positions while others read (a value only ever goes from unknown to final, see
-//! [`Table::set`]).
+//! [`WdlTable::set`]).
 
 use super::Wdl;
 use super::index::{Layout, Material};
@@ -51,26 +51,26 @@ pub fn flip(code: u8) -> u8 {
     }
 }
 
-/// One material's values.
-pub struct Table {
+/// One material's values: win, draw, loss or unknown for each position.
+pub struct WdlTable {
     layout: Layout,
     words: Vec<AtomicU64>,
 }
 
-impl Table {
+impl WdlTable {
     /// A table of unknowns.
     pub fn new(material: Material) -> Self {
         let layout = Layout::new(material);
         let words = layout.size().div_ceil(PER_WORD) as usize;
-        Table {
+        WdlTable {
             layout,
             words: (0..words).map(|_| AtomicU64::new(0)).collect(),
         }
     }
 
-    /// A table from packed words ([`Table::to_words`]).
+    /// A table from packed words ([`WdlTable::to_words`]).
     pub fn from_words(material: Material, words: Vec<u64>) -> Self {
-        Table {
+        WdlTable {
             layout: Layout::new(material),
             words: words.into_iter().map(AtomicU64::new).collect(),
         }
@@ -97,7 +97,7 @@ impl Table {
         ((word >> (2 * (index % PER_WORD))) & VALUE_MASK) as u8
     }
 
-    /// Starts loading the word of `index` into the cache, ahead of a [`Table::get`].
+    /// Starts loading the word of `index` into the cache, ahead of a [`WdlTable::get`].
     #[inline(always)]
     pub fn prefetch(&self, index: u64) {
         crate::core::cache::prefetch(&self.words[(index / PER_WORD) as usize]);

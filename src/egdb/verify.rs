@@ -5,7 +5,6 @@ use super::TableSet;
 use super::build::CHUNK;
 use super::index::Material;
 use super::table::{DRAW, LOSS, UNKNOWN, WIN};
-use crate::core::BitBoard;
 use crate::moves::MoveList;
 use rayon::prelude::*;
 
@@ -43,13 +42,7 @@ pub fn check_table(set: &TableSet, material: Material, captures: bool) -> Check 
                 }
                 let mut best = LOSS;
                 for mv in moves.iter() {
-                    let child = position.play(mv);
-                    let value = if child.pieces(child.side()).is_empty() {
-                        WIN
-                    } else {
-                        super::table::flip(set.resolve(&child))
-                    };
-                    best = match (best, value) {
+                    best = match (best, set.value_of_move(&position, mv)) {
                         (_, WIN) | (WIN, _) => WIN,
                         (_, UNKNOWN) | (UNKNOWN, _) => UNKNOWN,
                         (_, DRAW) | (DRAW, _) => DRAW,

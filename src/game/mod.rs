@@ -13,7 +13,7 @@ pub mod endgame;
 mod result;
 
 pub use counters::{DrawCounters, DrawReason, LoneKingEnding};
-pub use result::{GameResult, ResultReason, adjudicate};
+pub use result::{Adjudication, GameResult, ResultReason, adjudicate};
 
 use crate::core::Color;
 use crate::moves::{Move, MoveList};
@@ -238,8 +238,9 @@ impl<R: Rules> Game<R> {
         }
     }
 
-    /// The result in the current position, `None` while the game goes on (see [`adjudicate`]).
-    pub fn result(&self) -> Option<GameResult> {
+    /// The result in the current position and why, `None` while the game goes on (see
+    /// [`adjudicate`]).
+    pub fn result(&self) -> Option<Adjudication> {
         adjudicate(self.position(), &self.counters(), self.occurrences())
     }
 

@@ -31,33 +31,83 @@ impl fmt::Display for ResultReason {
     }
 }
 
-/// The end of a game: the winner (`None` for a draw) and the reason.
+/// The result of a game: a win for one side or a draw. Every part of the program that records
+/// who won (the rules' adjudication, PDN, DXP, matches, the training data) says it with this type
+/// and converts it at its edge: PDN's tokens ([`GameResult::pdn_token`]; the result tag can also
+/// say more, see [`crate::notation::pdn::PdnResult`]), DXP's end reasons, a byte of the data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct GameResult {
-    /// The winner, or `None` for a draw.
-    pub winner: Option<Color>,
-    /// Why the game ended.
-    pub reason: ResultReason,
+pub enum GameResult {
+    /// White won.
+    WhiteWins,
+    /// Black won.
+    BlackWins,
+    /// Drawn.
+    Draw,
 }
 
 impl GameResult {
-    /// A draw by rule.
-    pub const fn draw(reason: DrawReason) -> Self {
-        GameResult {
-            winner: None,
-            reason: ResultReason::Draw(reason),
+    /// A win for `winner`.
+    pub const fn win(winner: Color) -> Self {
+        match winner {
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
+        }
+    }
+
+    /// The winner, `None` for a draw.
+    pub const fn winner(self) -> Option<Color> {
+        match self {
+            GameResult::WhiteWins => Some(Color::White),
+            GameResult::BlackWins => Some(Color::Black),
+            GameResult::Draw => None,
         }
     }
 
     /// Whether the game is drawn.
-    pub const fn is_draw(&self) -> bool {
-        self.winner.is_none()
+    pub const fn is_draw(self) -> bool {
+        matches!(self, GameResult::Draw)
+    }
+
+    /// Half-points of `side`: 2 for a win, 1 for a draw, 0 for a loss.
+    pub fn half_points(self, side: Color) -> u8 {
+        match self.winner() {
+            None => 1,
+            Some(winner) if winner == side => 2,
+            Some(_) => 0,
+        }
     }
 }
 
-impl fmt::Display for GameResult {
+/// The end of a game by the rules: its result and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Adjudication {
+    /// Who won, or a draw.
+    pub result: GameResult,
+    /// Why the game ended.
+    pub reason: ResultReason,
+}
+
+impl Adjudication {
+    /// A win for `winner`.
+    const fn win(winner: Color, reason: ResultReason) -> Self {
+        Adjudication {
+            result: GameResult::win(winner),
+            reason,
+        }
+    }
+
+    /// A draw by rule.
+    pub const fn draw(reason: DrawReason) -> Self {
+        Adjudication {
+            result: GameResult::Draw,
+            reason: ResultReason::Draw(reason),
+        }
+    }
+}
+
+impl fmt::Display for Adjudication {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.winner {
+        match self.result.winner() {
             Some(winner) => write!(f, "{winner} wins: {}", self.reason),
             None => write!(f, "{}", self.reason),
         }
@@ -75,7 +125,7 @@ pub fn adjudicate<R: Rules>(
     position: &Position<R>,
     counters: &DrawCounters<R>,
     occurrences: u32,
-) -> Option<GameResult> {
+) -> Option<Adjudication> {
     let side = position.side();
     if R::GOAL == Goal::FirstKingWins {
         // The player who just moved is the one who can have crowned; a set-up position with kings
@@ -84,10 +134,7 @@ pub fn adjudicate<R: Rules>(
             .into_iter()
             .find(|&color| position.kings(color).any())
         {
-            return Some(GameResult {
-                winner: Some(winner),
-                reason: ResultReason::FirstKing(winner),
-            });
+            return Some(Adjudication::win(winner, ResultReason::FirstKing(winner)));
         }
     }
     if position.pieces(!side).is_empty() {
@@ -95,10 +142,7 @@ pub fn adjudicate<R: Rules>(
         // it is decided as if the side to move had just captured the last piece.
         let loser = !side;
         let winner = if R::GOAL == Goal::Losing { loser } else { side };
-        return Some(GameResult {
-            winner: Some(winner),
-            reason: ResultReason::NoPieces(loser),
-        });
+        return Some(Adjudication::win(winner, ResultReason::NoPieces(loser)));
     }
     let mut moves = position.legal_moves();
     counters.restrict(position, &mut moves);
@@ -110,15 +154,12 @@ pub fn adjudicate<R: Rules>(
         };
         // Art. 7.2: a player who cannot move has lost; in the losing game he has won.
         let winner = if R::GOAL == Goal::Losing { side } else { !side };
-        return Some(GameResult {
-            winner: Some(winner),
-            reason,
-        });
+        return Some(Adjudication::win(winner, reason));
     }
     if let Some(limit) = R::DRAW_RULES.repetitions {
         if occurrences >= limit {
-            return Some(GameResult::draw(DrawReason::Repetition));
+            return Some(Adjudication::draw(DrawReason::Repetition));
         }
     }
-    counters.draw_by_counters().map(GameResult::draw)
+    counters.draw_by_counters().map(Adjudication::draw)
 }

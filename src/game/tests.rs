@@ -84,7 +84,7 @@ fn king_moves_draw_exactly_at_25_moves_each() {
     assert_eq!(g.result(), None, "24 moves and a half: not yet");
     walk(&mut g, 1, false);
     assert_eq!(g.counters().plies_until_draw(), Some(0));
-    assert_eq!(g.result(), Some(GameResult::draw(DrawReason::KingMoves)));
+    assert_eq!(g.result(), Some(Adjudication::draw(DrawReason::KingMoves)));
     assert_eq!(
         g.result().expect("drawn").to_string(),
         "draw by king moves only, without man move or capture (FMJD art. 6.2)"
@@ -154,7 +154,7 @@ fn three_against_king_draws_after_16_more_moves_each() {
     walk(&mut g, 1, false);
     assert_eq!(
         g.result(),
-        Some(GameResult::draw(DrawReason::ThreeAgainstKing))
+        Some(Adjudication::draw(DrawReason::ThreeAgainstKing))
     );
     // Art. 6.2 alone would still allow 18 plies.
     assert_eq!(g.counters().reversible_plies(), 32);
@@ -263,7 +263,7 @@ fn two_against_king_draws_after_5_more_moves_each() {
     walk(&mut g, 1, false);
     assert_eq!(
         g.result(),
-        Some(GameResult::draw(DrawReason::TwoAgainstKing))
+        Some(Adjudication::draw(DrawReason::TwoAgainstKing))
     );
 }
 
@@ -404,7 +404,7 @@ fn third_occurrence_draws() {
     assert_eq!(g.result(), None, "one ply before the third occurrence");
     g.play_text("9-3").expect("legal");
     assert_eq!(g.occurrences(), 3);
-    assert_eq!(g.result(), Some(GameResult::draw(DrawReason::Repetition)));
+    assert_eq!(g.result(), Some(Adjudication::draw(DrawReason::Repetition)));
 }
 
 #[test]
@@ -468,10 +468,10 @@ fn win_by_capturing_all_pieces() {
     assert_eq!(g.result(), None);
     g.play_text("46x19").expect("capture");
     let result = g.result().expect("over");
-    assert_eq!(result.winner, Some(Color::White));
+    assert_eq!(result.result, GameResult::WhiteWins);
     assert_eq!(result.reason, ResultReason::NoPieces(Color::Black));
     assert_eq!(result.to_string(), "white wins: black has no pieces left");
-    assert_eq!(result.pdn_token::<I>(), "2-0");
+    assert_eq!(result.result.pdn_token::<I>(), "2-0");
 }
 
 #[test]
@@ -479,7 +479,7 @@ fn win_by_blockade() {
     // Black's man on 36 cannot move: 41 is taken and 47 behind it blocks the capture.
     let g = game("B:W41,47:B36");
     let result = g.result().expect("over");
-    assert_eq!(result.winner, Some(Color::White));
+    assert_eq!(result.result, GameResult::WhiteWins);
     assert_eq!(result.reason, ResultReason::Blocked(Color::Black));
 }
 
@@ -495,7 +495,7 @@ fn the_winning_move_beats_the_draw_count() {
     let next = counters.after(&mv, &after);
     assert_eq!(next.draw_by_counters(), Some(DrawReason::TwoAgainstKing));
     let result = adjudicate(&after, &next, 1).expect("over");
-    assert_eq!(result.winner, Some(Color::White));
+    assert_eq!(result.result, GameResult::WhiteWins);
     assert_eq!(result.reason, ResultReason::Blocked(Color::Black));
 }
 
@@ -505,11 +505,11 @@ fn the_winning_move_beats_the_draw_count() {
 fn losing_goal_gives_the_win_to_the_blocked_player() {
     let g = Game::<Antidraughts>::new(fen::parse("B:W41,47:B36").expect("valid"));
     let result = g.result().expect("over");
-    assert_eq!(result.winner, Some(Color::Black));
+    assert_eq!(result.result, GameResult::BlackWins);
     assert_eq!(result.reason, ResultReason::Blocked(Color::Black));
     let mut g = Game::<Antidraughts>::new(fen::parse("W:WK46:B23").expect("valid"));
     g.play_text("46x19").expect("capture");
-    assert_eq!(g.result().expect("over").winner, Some(Color::Black));
+    assert_eq!(g.result().expect("over").result, GameResult::BlackWins);
 }
 
 #[test]
@@ -518,7 +518,7 @@ fn first_king_wins_in_breakthrough() {
     assert_eq!(g.result(), None);
     g.play_text("7-1").expect("promotion");
     let result = g.result().expect("over");
-    assert_eq!(result.winner, Some(Color::White));
+    assert_eq!(result.result, GameResult::WhiteWins);
     assert_eq!(result.reason, ResultReason::FirstKing(Color::White));
 }
 

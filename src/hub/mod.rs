@@ -17,12 +17,12 @@ mod params;
 pub mod protocol;
 mod session;
 
-use crate::lines::{LineRead, excerpt};
+use crate::line_input::{LineRead, excerpt};
 use crate::player::Thinking;
 use crate::player::options::{DEFAULT_HASH_MB, DEPTH_RANGE, NODES_RANGE};
 use crate::search::{Clock, Limits, Mode};
 use params::{Effect, Params};
-use protocol::{Line, LineError};
+use protocol::{HubMessage, HubMessageError};
 use session::{Session, new_session};
 use std::io::Write;
 use std::process::ExitCode;
@@ -68,7 +68,10 @@ impl Output {
     fn error(&self, message: &str, detail: Option<&str>) {
         let mut args = vec![("message", message.to_string())];
         if let Some(detail) = detail {
-            args.push(("detail", crate::lines::excerpt_of(detail, MAX_DETAIL_CHARS)));
+            args.push((
+                "detail",
+                crate::line_input::excerpt_of(detail, MAX_DETAIL_CHARS),
+            ));
         }
         self.line(&protocol::format("error", &args));
     }
@@ -132,7 +135,7 @@ fn read_input(sender: &SyncSender<Input>) {
     let mut stdin = stdin.lock();
     let mut buffer = Vec::new();
     loop {
-        let input = match crate::lines::read_line(&mut stdin, &mut buffer, MAX_LINE_BYTES) {
+        let input = match crate::line_input::read_line(&mut stdin, &mut buffer, MAX_LINE_BYTES) {
             Ok((LineRead::Line(line), _)) => Input::Line(line),
             Ok((LineRead::TooLong(bytes), _)) => Input::TooLong(bytes),
             Ok((LineRead::Eof, _)) => break,
@@ -181,7 +184,7 @@ impl Hub {
         log::debug!("< {}", excerpt(text));
         let line = match protocol::parse(text) {
             Ok(line) => line,
-            Err(LineError::MissingCommand) => {
+            Err(HubMessageError::MissingCommand) => {
                 self.out.error("missing command", None);
                 return std::ops::ControlFlow::Continue(());
             }
@@ -249,7 +252,7 @@ impl Hub {
     }
 
     /// Sets one parameter and applies only what it changes (see [`params::Effect`]).
-    fn set_param(&mut self, line: &Line) -> Result<(), HubError> {
+    fn set_param(&mut self, line: &HubMessage) -> Result<(), HubError> {
         let name = line
             .value("name")
             .ok_or_else(|| HubError::new("missing name", "set-param needs name=<parameter>"))?;
@@ -305,7 +308,7 @@ impl Hub {
             .expect("the session was just built")
     }
 
-    fn go(&mut self, line: &Line) {
+    fn go(&mut self, line: &HubMessage) {
         let mode = if line.has("ponder") {
             Mode::Ponder
         } else if line.has("analyze") || line.has("analyse") {
@@ -394,7 +397,7 @@ where
 /// to clock management, with `time` 30 s when absent, as in Scan. Each number must be in its
 /// range (`depth` 1..99, `nodes` from 1, `moves` from 0 = no limit, times 0..1e9 s): a value
 /// out of range is an error, never wrapped or clamped.
-fn parse_level(line: &Line, mut limits: Limits) -> Result<Limits, HubError> {
+fn parse_level(line: &HubMessage, mut limits: Limits) -> Result<Limits, HubError> {
     const DEFAULT_CLOCK_SECONDS: u64 = 30;
     for (name, value) in &line.args {
         let value = value.as_deref();

@@ -6,9 +6,9 @@
 
 use thiserror::Error;
 
-/// A malformed protocol line.
+/// A malformed protocol line (see [`HubMessage`]).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum LineError {
+pub enum HubMessageError {
     /// Nothing but blanks.
     #[error("missing command")]
     MissingCommand,
@@ -23,16 +23,16 @@ pub enum LineError {
     MissingValue(String),
 }
 
-/// One parsed line: the command and its arguments in order.
+/// One message, a line of the protocol, parsed: the command and its arguments in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
+pub struct HubMessage {
     /// The command word.
     pub command: String,
     /// `(name, value)`; a flag (no `=value`) has the value `None`.
     pub args: Vec<(String, Option<String>)>,
 }
 
-impl Line {
+impl HubMessage {
     /// The value of the first argument called `name` (`Some("")`-like flags give `Some(None)`).
     pub fn get(&self, name: &str) -> Option<Option<&str>> {
         self.args
@@ -59,8 +59,8 @@ fn is_name_char(c: char) -> bool {
 /// Splits a line into its command and arguments.
 ///
 /// # Errors
-/// See [`LineError`].
-pub fn parse(text: &str) -> Result<Line, LineError> {
+/// See [`HubMessageError`].
+pub fn parse(text: &str) -> Result<HubMessage, HubMessageError> {
     let chars: Vec<char> = text.chars().collect();
     let mut index = 0;
     let skip_blanks = |index: &mut usize| {
@@ -68,19 +68,19 @@ pub fn parse(text: &str) -> Result<Line, LineError> {
             *index += 1;
         }
     };
-    let read_name = |index: &mut usize| -> Result<String, LineError> {
+    let read_name = |index: &mut usize| -> Result<String, HubMessageError> {
         let start = *index;
         while *index < chars.len() && is_name_char(chars[*index]) {
             *index += 1;
         }
         if start == *index {
-            return Err(LineError::ExpectedName(chars[*index]));
+            return Err(HubMessageError::ExpectedName(chars[*index]));
         }
         Ok(chars[start..*index].iter().collect())
     };
     skip_blanks(&mut index);
     if index == chars.len() {
-        return Err(LineError::MissingCommand);
+        return Err(HubMessageError::MissingCommand);
     }
     let command = read_name(&mut index)?;
     let mut args = Vec::new();
@@ -95,14 +95,14 @@ pub fn parse(text: &str) -> Result<Line, LineError> {
             index += 1;
             skip_blanks(&mut index);
             if index == chars.len() {
-                return Err(LineError::MissingValue(name));
+                return Err(HubMessageError::MissingValue(name));
             }
             let value = if chars[index] == '"' {
                 let start = index + 1;
                 let end = chars[start..]
                     .iter()
                     .position(|&c| c == '"')
-                    .ok_or(LineError::UnterminatedQuote)?;
+                    .ok_or(HubMessageError::UnterminatedQuote)?;
                 index = start + end + 1;
                 chars[start..start + end].iter().collect()
             } else {
@@ -113,7 +113,7 @@ pub fn parse(text: &str) -> Result<Line, LineError> {
             args.push((name, None));
         }
     }
-    Ok(Line { command, args })
+    Ok(HubMessage { command, args })
 }
 
 /// Writes a value bare when it is a valid name, quoted otherwise (empty, blanks, `=`, `"` or
@@ -164,19 +164,22 @@ mod tests {
 
     #[test]
     fn malformed_lines_are_errors() {
-        assert_eq!(parse(""), Err(LineError::MissingCommand));
-        assert_eq!(parse(" \t "), Err(LineError::MissingCommand));
+        assert_eq!(parse(""), Err(HubMessageError::MissingCommand));
+        assert_eq!(parse(" \t "), Err(HubMessageError::MissingCommand));
         assert_eq!(
             parse("pos moves=\"32-28"),
-            Err(LineError::UnterminatedQuote)
+            Err(HubMessageError::UnterminatedQuote)
         );
-        assert_eq!(parse("=x"), Err(LineError::ExpectedName('=')));
-        assert_eq!(parse("\"x\""), Err(LineError::ExpectedName('"')));
+        assert_eq!(parse("=x"), Err(HubMessageError::ExpectedName('=')));
+        assert_eq!(parse("\"x\""), Err(HubMessageError::ExpectedName('"')));
         assert_eq!(
             parse("level depth="),
-            Err(LineError::MissingValue("depth".into()))
+            Err(HubMessageError::MissingValue("depth".into()))
         );
-        assert_eq!(parse("a b=\"c\"\"d"), Err(LineError::ExpectedName('"')));
+        assert_eq!(
+            parse("a b=\"c\"\"d"),
+            Err(HubMessageError::ExpectedName('"'))
+        );
     }
 
     #[test]

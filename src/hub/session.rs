@@ -17,7 +17,7 @@ use crate::score;
 use crate::search::{Engine, Info, Limits, Mode, Root};
 use crate::tt::TableError;
 use crate::with_variant;
-use protocol::Line;
+use protocol::HubMessage;
 use std::sync::Arc;
 
 /// One variant's engine and game.
@@ -27,7 +27,7 @@ pub(crate) trait Session: Send {
     /// Applies what `effect` names of `params` ([`Effect::Session`] needs a new session).
     fn apply(&mut self, effect: Effect, params: &Params);
     /// Sets the game from a `pos` line; on error the previous game is kept.
-    fn set_position(&mut self, line: &Line) -> Result<(), HubError>;
+    fn set_position(&mut self, line: &HubMessage) -> Result<(), HubError>;
     /// Who won and why, when the current position decides the game (no move to search for).
     fn result(&self) -> Option<String>;
     /// Starts a search on its own thread, which writes `info` lines and exactly one `done`.
@@ -154,7 +154,7 @@ impl<R: Rules> Session for VariantSession<R> {
         }
     }
 
-    fn set_position(&mut self, line: &Line) -> Result<(), HubError> {
+    fn set_position(&mut self, line: &HubMessage) -> Result<(), HubError> {
         let start =
             match (line.value("pos"), line.value("fen")) {
                 (Some(_), Some(_)) => {
@@ -185,7 +185,7 @@ impl<R: Rules> Session for VariantSession<R> {
         // lidraughts apply their own draw rules, and a bot refused a move would lose on time).
         self.result = game
             .result()
-            .filter(|result| !result.is_draw())
+            .filter(|end| !end.result.is_draw())
             .map(|result| result.to_string());
         self.ply = game_ply(game.start(), game.ply_count());
         Ok(())

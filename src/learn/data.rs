@@ -24,7 +24,7 @@
 
 use crate::core::{BitBoard, Color, Geometry};
 use crate::eval::{self, Evaluator};
-use crate::game::Game;
+use crate::game::{Game, GameResult};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::rules::{BitsOf, International, Rules};
@@ -159,32 +159,24 @@ impl PositionRecord {
     }
 }
 
-/// A game's result from White's side, as the training data stores it (one byte): the label the
-/// trainer mixes with the search score. Not `search::Outcome`, which is a search's answer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WhiteResult {
-    /// Black won.
-    BlackWin = 0,
-    /// Drawn (also: too long).
-    Draw = 1,
-    /// White won.
-    WhiteWin = 2,
+/// The byte of a game's result in the data: White's half-points (0, 1 or 2).
+pub fn result_byte(result: GameResult) -> u8 {
+    result.half_points(Color::White)
 }
 
-impl WhiteResult {
-    /// The result as White's score: 0, 0.5 or 1.
-    pub fn white_score(self) -> f32 {
-        f32::from(self as u8) / 2.0
+fn result_of_byte(byte: u8) -> Option<GameResult> {
+    match byte {
+        0 => Some(GameResult::BlackWins),
+        1 => Some(GameResult::Draw),
+        2 => Some(GameResult::WhiteWins),
+        _ => None,
     }
+}
 
-    fn from_byte(byte: u8) -> Option<Self> {
-        match byte {
-            0 => Some(WhiteResult::BlackWin),
-            1 => Some(WhiteResult::Draw),
-            2 => Some(WhiteResult::WhiteWin),
-            _ => None,
-        }
-    }
+/// A game's result as White's score, 0, 0.5 or 1: the label the trainer mixes with the search
+/// score.
+pub fn white_score(result: GameResult) -> f32 {
+    f32::from(result_byte(result)) / 2.0
 }
 
 /// The code of `mv` in `game`'s current position: its index among the legal moves in the order
@@ -213,8 +205,8 @@ fn canonical_moves(game: &Game<I>) -> Vec<Move<BitsOf<I>>> {
 pub struct GameBlock {
     /// Index of the game in its run.
     pub game: u64,
-    /// The result.
-    pub outcome: WhiteResult,
+    /// The result (drawn also when too long).
+    pub result: GameResult,
     /// The random opening moves, as codes ([`move_code`]).
     pub opening: Vec<u8>,
     /// Each searched position in order: the score for White and the code of the move played
@@ -228,7 +220,7 @@ impl GameBlock {
             BLOCK_HEADER_BYTES + self.opening.len() + PLY_BYTES * self.searched.len(),
         );
         out.extend_from_slice(&self.game.to_le_bytes());
-        out.push(self.outcome as u8);
+        out.push(result_byte(self.result));
         out.push(self.opening.len() as u8);
         out.extend_from_slice(&(self.searched.len() as u16).to_le_bytes());
         out.extend_from_slice(&self.opening);
@@ -313,8 +305,8 @@ pub fn read_blocks(path: &Path) -> Result<(Vec<GameBlock>, u64), DataError> {
     while at + BLOCK_HEADER_BYTES <= bytes.len() {
         let head = &bytes[at..at + BLOCK_HEADER_BYTES];
         let game = u64::from_le_bytes(head[..8].try_into().expect("8 bytes"));
-        let outcome = WhiteResult::from_byte(head[8])
-            .ok_or_else(|| DataError::Corrupt(path.to_path_buf()))?;
+        let result =
+            result_of_byte(head[8]).ok_or_else(|| DataError::Corrupt(path.to_path_buf()))?;
         let opening = usize::from(head[9]);
         let searched = usize::from(u16::from_le_bytes([head[10], head[11]]));
         let plies = at + BLOCK_HEADER_BYTES + opening;
@@ -324,7 +316,7 @@ pub fn read_blocks(path: &Path) -> Result<(Vec<GameBlock>, u64), DataError> {
         }
         blocks.push(GameBlock {
             game,
-            outcome,
+            result,
             opening: bytes[at + BLOCK_HEADER_BYTES..plies].to_vec(),
             searched: bytes[plies..end]
                 .chunks_exact(PLY_BYTES)
@@ -494,7 +486,7 @@ pub fn play_game<E: Evaluator<I>>(
     let mut game = Game::new(Position::<I>::start());
     let mut block = GameBlock {
         game: game_index,
-        outcome: WhiteResult::Draw,
+        result: GameResult::Draw,
         opening: Vec::new(),
         searched: Vec::new(),
     };
@@ -534,16 +526,12 @@ pub fn play_game<E: Evaluator<I>>(
     };
     let mut white_ahead = 0;
     let mut black_ahead = 0;
-    block.outcome = loop {
-        if let Some(result) = game.result() {
-            break match result.winner {
-                Some(Color::White) => WhiteResult::WhiteWin,
-                Some(Color::Black) => WhiteResult::BlackWin,
-                None => WhiteResult::Draw,
-            };
+    block.result = loop {
+        if let Some(end) = game.result() {
+            break end.result;
         }
         if game.ply_count() >= MAX_PLIES {
-            break WhiteResult::Draw;
+            break GameResult::Draw;
         }
         let found = search(&game, &limits);
         let white_score = if game.position().side() == Color::White {
@@ -555,7 +543,7 @@ pub fn play_game<E: Evaluator<I>>(
         let code = found.best.and_then(|best| move_code(&game, &best));
         block.searched.push((white_score, code.unwrap_or(NO_MOVE)));
         let Some(code) = code else {
-            break WhiteResult::Draw;
+            break GameResult::Draw;
         };
         white_ahead = if i32::from(white_score) > ADJUDICATION_SCORE {
             white_ahead + 1
@@ -568,9 +556,9 @@ pub fn play_game<E: Evaluator<I>>(
             0
         };
         let adjudicated = if white_ahead >= ADJUDICATION_PLIES {
-            Some(WhiteResult::WhiteWin)
+            Some(GameResult::WhiteWins)
         } else if black_ahead >= ADJUDICATION_PLIES {
-            Some(WhiteResult::BlackWin)
+            Some(GameResult::BlackWins)
         } else {
             None
         };
@@ -580,7 +568,7 @@ pub fn play_game<E: Evaluator<I>>(
         }
         let mv = move_of_code(&game, code).expect("the code of a legal move");
         if game.play(&mv).is_err() {
-            break WhiteResult::Draw;
+            break GameResult::Draw;
         }
     };
     block
@@ -623,7 +611,7 @@ pub struct Labelled {
     /// Index of the game.
     pub game: u64,
     /// The game's result.
-    pub outcome: WhiteResult,
+    pub result: GameResult,
     /// The record as stored.
     pub record: PositionRecord,
     /// The record's position.
@@ -651,7 +639,7 @@ pub fn for_each_position(
             for (record, position) in records {
                 each(Labelled {
                     game: block.game,
-                    outcome: block.outcome,
+                    result: block.result,
                     record,
                     position,
                 });

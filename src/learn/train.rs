@@ -12,7 +12,7 @@
 //! Deterministic for a seed: the batch order comes from a seeded generator, and each batch's
 //! gradient is summed over a fixed partition in a fixed order, whatever the thread count.
 
-use super::data::Labelled;
+use super::data::{Labelled, white_score};
 use crate::eval::layout::{BLOCKS_4X4, Layout, Term};
 use crate::eval::patterns::{self, FULL_TEMPO};
 use crate::eval::weights_file::{PatternWeights, WEIGHT_SCALE};
@@ -222,7 +222,7 @@ impl Dataset {
     pub fn push(&mut self, sample: &Labelled) {
         let position = &sample.position;
         let searched = f32::from(sample.record.score);
-        let result = sample.outcome.white_score();
+        let result = white_score(sample.result);
         if self.validation_every > 0 && sample.game % self.validation_every == 0 {
             let hand = crate::eval::evaluate(position);
             let white = if position.side() == crate::core::Color::White {

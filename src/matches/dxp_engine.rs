@@ -8,7 +8,7 @@
 //! timeout loses the game, and the next game is requested on the same (or a new) connection.
 
 use super::clock::TimeControl;
-use super::engine::{Contestant, Failure, GameOver, MoveRequest, Reply};
+use super::engine::{Contestant, Failure, GameOver, MoveReply, MoveRequest};
 use crate::dxp::message::EndReason;
 use crate::dxp::{PeerError, PeerEvent, RemoteEngine};
 use crate::moves::Move;
@@ -103,7 +103,7 @@ impl Contestant for DxpEngine {
         Ok(())
     }
 
-    fn think(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure> {
+    fn think(&mut self, request: &MoveRequest<'_>) -> Result<MoveReply, Failure> {
         self.follow(request.start, request.moves)
             .map_err(|e| Failure::Crash(format!("the game cannot be sent over DXP: {e}")))?;
         let started = Instant::now();
@@ -112,7 +112,7 @@ impl Contestant for DxpEngine {
             .think(&self.start, &self.moves, 0, request.deadline);
         let elapsed = started.elapsed();
         match answer {
-            Ok(PeerEvent::Move { mv, .. }) => Ok(Reply {
+            Ok(PeerEvent::Move { mv, .. }) => Ok(MoveReply {
                 text: text::hub::<International>(&mv),
                 elapsed,
                 score: None,
@@ -133,11 +133,7 @@ impl Contestant for DxpEngine {
             return;
         }
         // The reason is ours, the remote engine's opponent's.
-        let reason = match over.winner {
-            None => EndReason::Draw,
-            Some(winner) if winner == over.color => EndReason::SenderLoses,
-            Some(_) => EndReason::SenderWins,
-        };
+        let reason = EndReason::of(over.result, !over.color);
         self.remote.end_game(&self.moves, reason, false);
     }
 

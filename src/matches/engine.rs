@@ -6,6 +6,7 @@
 //! ([`super::dxp_engine::DxpEngine`]) implement it.
 
 use crate::core::Color;
+use crate::game::GameResult;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -30,15 +31,15 @@ pub struct GameOver<'a> {
     pub start: &'a str,
     /// Every move of the game, in Hub form.
     pub moves: &'a [String],
-    /// The winner, `None` for a draw.
-    pub winner: Option<Color>,
+    /// The result.
+    pub result: GameResult,
     /// The colour of the player told.
     pub color: Color,
 }
 
 /// An engine's answer.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Reply {
+pub struct MoveReply {
     /// The move text as the engine sent it (empty for a `done` without a move).
     pub text: String,
     /// Time from the request to the answer.
@@ -100,7 +101,7 @@ pub trait Contestant: Send {
     ///
     /// # Errors
     /// How the engine failed; the referee scores it as a loss.
-    fn think(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure>;
+    fn think(&mut self, request: &MoveRequest<'_>) -> Result<MoveReply, Failure>;
 
     /// Tells the engine how the game ended (a Hub engine needs nothing; a DXP engine is sent
     /// GAMEEND).

@@ -8,8 +8,8 @@
 //! is started again for the next game. Each game begins with `new-game` and a `ping` that must be
 //! answered, so a stuck engine is found before it can spoil a game.
 
-use super::engine::{Contestant, EngineSpec, Failure, MoveRequest, Reply};
-use crate::hub::protocol::{self, Line};
+use super::engine::{Contestant, EngineSpec, Failure, MoveReply, MoveRequest};
+use crate::hub::protocol::{self, HubMessage};
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -48,7 +48,8 @@ const EXIT_STATUS_WAIT: Duration = Duration::from_millis(200);
 /// Polling step while waiting for a process to exit.
 const EXIT_POLL: Duration = Duration::from_millis(5);
 
-enum Event {
+/// What the thread reading an engine's output passes on.
+enum FromEngine {
     Line(String),
     Eof,
 }
@@ -56,7 +57,7 @@ enum Event {
 struct Process {
     child: Child,
     stdin: ChildStdin,
-    events: Receiver<Event>,
+    events: Receiver<FromEngine>,
 }
 
 /// Why a wait for a reply ended without it.
@@ -176,13 +177,13 @@ impl HubEngine {
                         Ok(_) => {
                             let text = String::from_utf8_lossy(&bytes);
                             let text = text.trim_end_matches(['\n', '\r']).to_string();
-                            if sender.send(Event::Line(text)).is_err() {
+                            if sender.send(FromEngine::Line(text)).is_err() {
                                 return;
                             }
                         }
                     }
                 }
-                let _ = sender.send(Event::Eof);
+                let _ = sender.send(FromEngine::Eof);
             });
         if let Err(error) = spawned {
             kill_process(&mut child);
@@ -253,7 +254,7 @@ impl HubEngine {
     }
 
     /// Receives one event within `timeout`.
-    fn receive(&mut self, timeout: Duration) -> Result<Line, WaitError> {
+    fn receive(&mut self, timeout: Duration) -> Result<HubMessage, WaitError> {
         let Some(process) = self.process.as_mut() else {
             return Err(WaitError::Eof);
         };
@@ -261,7 +262,7 @@ impl HubEngine {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match process.events.recv_timeout(left) {
-                Ok(Event::Line(text)) => {
+                Ok(FromEngine::Line(text)) => {
                     log::debug!("{} > {text}", self.name);
                     match protocol::parse(&text) {
                         Ok(line) => return Ok(line),
@@ -270,14 +271,20 @@ impl HubEngine {
                         }
                     }
                 }
-                Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => return Err(WaitError::Eof),
+                Ok(FromEngine::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    return Err(WaitError::Eof);
+                }
                 Err(RecvTimeoutError::Timeout) => return Err(WaitError::Timeout),
             }
         }
     }
 
     /// Receives lines until one with the command `expected` (returned last, with those before).
-    fn wait_for(&mut self, expected: &str, timeout: Duration) -> Result<Vec<Line>, WaitError> {
+    fn wait_for(
+        &mut self,
+        expected: &str,
+        timeout: Duration,
+    ) -> Result<Vec<HubMessage>, WaitError> {
         let deadline = Instant::now() + timeout;
         let mut lines = Vec::new();
         loop {
@@ -373,7 +380,7 @@ impl Contestant for HubEngine {
         Err(Failure::Start(last_error))
     }
 
-    fn think(&mut self, request: &MoveRequest<'_>) -> Result<Reply, Failure> {
+    fn think(&mut self, request: &MoveRequest<'_>) -> Result<MoveReply, Failure> {
         let Some(process) = self.process.as_mut() else {
             return Err(Failure::Crash("not running".to_string()));
         };
@@ -381,8 +388,8 @@ impl Contestant for HubEngine {
         let mut ended = false;
         while let Ok(event) = process.events.try_recv() {
             match event {
-                Event::Line(text) => log::debug!("{} > {text} (stale)", self.name),
-                Event::Eof => ended = true,
+                FromEngine::Line(text) => log::debug!("{} > {text} (stale)", self.name),
+                FromEngine::Eof => ended = true,
             }
         }
         if ended {
@@ -407,7 +414,7 @@ impl Contestant for HubEngine {
             match self.receive(left) {
                 Ok(line) => match line.command.as_str() {
                     "done" => {
-                        return Ok(Reply {
+                        return Ok(MoveReply {
                             text: line.value("move").unwrap_or_default().to_string(),
                             elapsed: started.elapsed(),
                             score,
@@ -453,7 +460,7 @@ impl Drop for HubEngine {
 }
 
 /// `message` and `detail` of an `error` line.
-fn describe_error(line: &Line) -> String {
+fn describe_error(line: &HubMessage) -> String {
     let message = line.value("message").unwrap_or("(no message)");
     match line.value("detail") {
         Some(detail) => format!("{message} ({detail})"),

@@ -282,7 +282,7 @@ fn resumed_games<R: Rules>(
             past.round,
             FinishedGame {
                 pairing: *pairing,
-                winner: past.winner,
+                result: past.result,
                 keyword: None,
             },
         );
@@ -349,7 +349,7 @@ fn work<R: Rules>(shared: &WorkerContext<'_, R>, mut players: Players, sender: &
                     time_control: config.conditions.control.to_string(),
                     termination: game.end.to_string(),
                 };
-                record::pdn_text(&game.record, game.end.winner, &tags)
+                record::pdn_text(&game.record, game.end.result, &tags)
             }
             None => String::new(),
         };
@@ -408,7 +408,7 @@ fn game_line<R: Rules>(
         names[p.black],
         p.opening + 1,
         done.label,
-        record::result_token::<R>(done.end.winner),
+        done.end.result.pdn_token::<R>(),
         done.end,
         done.plies,
     )
@@ -637,7 +637,7 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
             }
             results.add(FinishedGame {
                 pairing: done.pairing,
-                winner: done.end.winner,
+                result: done.end.result,
                 keyword: Some(done.end.termination.keyword()),
             });
             if let Some(path) = &config.pdn

@@ -2,16 +2,9 @@
 //! of the game record ([`crate::game`]), which also decides the end of a game by the rules, and
 //! reading a match's games back for `--resume`.
 
-use crate::core::Color;
-use crate::game::Game;
-use crate::notation::pdn::{self, PdnResult, Tags};
+use crate::game::{Game, GameResult};
+use crate::notation::pdn::{self, Tags};
 use crate::rules::Rules;
-
-/// The result token of a game in the variant's PDN result type (`2-0`, `1-1`, `0-2` in
-/// international draughts).
-pub fn result_token<R: Rules>(winner: Option<Color>) -> &'static str {
-    PdnResult::from_winner(winner).token::<R>()
-}
 
 /// The tags of a match game.
 #[derive(Clone, Debug, Default)]
@@ -35,7 +28,7 @@ pub struct GameTags {
 /// A finished game as PDN 3.0 text: the seven-tag roster, `GameType`, `FEN` when the game does
 /// not start from the start position, `TimeControl`, `Termination`, `PlyCount`, the moves and the
 /// result.
-pub fn pdn_text<R: Rules>(game: &Game<R>, winner: Option<Color>, tags: &GameTags) -> String {
+pub fn pdn_text<R: Rules>(game: &Game<R>, result: GameResult, tags: &GameTags) -> String {
     let mut pdn_tags = Tags::new();
     pdn_tags.set("Event", tags.event.as_str());
     pdn_tags.set("Date", tags.date.as_str());
@@ -45,7 +38,7 @@ pub fn pdn_text<R: Rules>(game: &Game<R>, winner: Option<Color>, tags: &GameTags
     pdn_tags.set("TimeControl", tags.time_control.as_str());
     pdn_tags.set("Termination", tags.termination.as_str());
     pdn_tags.set("PlyCount", game.ply_count().to_string());
-    pdn::write_game(game, &pdn_tags, Some(PdnResult::from_winner(winner)))
+    pdn::write_game(game, &pdn_tags, Some(result.into()))
 }
 
 /// A finished game read back from a match's PDN file.
@@ -57,8 +50,8 @@ pub struct PastGame {
     pub white: String,
     /// `Black`.
     pub black: String,
-    /// The winner, `None` for a draw.
-    pub winner: Option<Color>,
+    /// The result.
+    pub result: GameResult,
 }
 
 /// The finished games of a match's PDN file. A game that cannot be read, has no `Round` number or
@@ -75,14 +68,9 @@ pub fn read_past_games<R: Rules>(text: &str) -> Vec<PastGame> {
             }
         };
         let round = game.tags.get("Round").and_then(|r| r.trim().parse().ok());
-        let winner = match game.result {
-            PdnResult::WhiteWins => Some(Color::White),
-            PdnResult::BlackWins => Some(Color::Black),
-            PdnResult::Draw => None,
-            PdnResult::BothLost | PdnResult::Unknown => {
-                log::warn!("--resume: a game without a result will be played again");
-                continue;
-            }
+        let Some(result) = game.result.game() else {
+            log::warn!("--resume: a game without a result will be played again");
+            continue;
         };
         let Some(round) = round else {
             log::warn!("--resume: a game without a Round number is not part of the match");
@@ -92,7 +80,7 @@ pub fn read_past_games<R: Rules>(text: &str) -> Vec<PastGame> {
             round,
             white: game.tags.get("White").unwrap_or("?").to_string(),
             black: game.tags.get("Black").unwrap_or("?").to_string(),
-            winner,
+            result,
         });
     }
     games
@@ -121,7 +109,7 @@ mod tests {
             time_control: "10+0.1".into(),
             termination: "time: b did not move in time".into(),
         };
-        let text = pdn_text(&game, Some(Color::White), &tags);
+        let text = pdn_text(&game, GameResult::WhiteWins, &tags);
         assert!(text.contains("[GameType \"20\"]"), "{text}");
         assert!(
             text.contains("[Termination \"time: b did not move in time\"]"),
@@ -131,7 +119,7 @@ mod tests {
         assert!(text.contains("1. 32-28 19-23 2. 28x19 2-0"), "{text}");
         let draw = pdn_text(
             &game,
-            None,
+            GameResult::Draw,
             &GameTags {
                 round: 8,
                 ..tags.clone()
@@ -148,13 +136,13 @@ mod tests {
                     round: 7,
                     white: "a".into(),
                     black: "b \"quoted\"".into(),
-                    winner: Some(Color::White)
+                    result: GameResult::WhiteWins
                 },
                 PastGame {
                     round: 8,
                     white: "a".into(),
                     black: "b \"quoted\"".into(),
-                    winner: None
+                    result: GameResult::Draw
                 }
             ]
         );

@@ -11,8 +11,7 @@ use super::clock::{ClockVerdict, GameClock, TimeControl};
 use super::engine::{Contestant, Failure, GameOver, MoveRequest};
 use super::openings::Opening;
 use crate::core::Color;
-use crate::game::Game;
-use crate::game::ResultReason;
+use crate::game::{Game, GameResult, ResultReason};
 use crate::notation::{hub, text};
 use crate::rules::Rules;
 use std::fmt;
@@ -107,7 +106,7 @@ impl ScoreAdjudication {
 
     /// The adjudicated result, given the scores of the engine moves so far (White's side, in
     /// men; `None` where the engine reported none) and the number of the move about to be played.
-    fn check(&self, scores: &[Option<f64>], move_number: u32) -> Option<(Option<Color>, String)> {
+    fn check(&self, scores: &[Option<f64>], move_number: u32) -> Option<(GameResult, String)> {
         let recent = |moves: u32| -> Option<Vec<f64>> {
             let plies = 2 * moves as usize;
             if scores.len() < plies {
@@ -121,7 +120,7 @@ impl ScoreAdjudication {
             for (winner, sign) in [(Color::White, 1.0), (Color::Black, -1.0)] {
                 if window.iter().all(|&s| s * sign >= win.score) {
                     return Some((
-                        Some(winner),
+                        GameResult::win(winner),
                         format!(
                             "both engines scored {winner} at least {:.2} for {}",
                             win.score,
@@ -137,7 +136,7 @@ impl ScoreAdjudication {
             && window.iter().all(|s| s.abs() <= draw.score)
         {
             return Some((
-                None,
+                GameResult::Draw,
                 format!(
                     "both engines scored within +/-{:.2} for {}",
                     draw.score,
@@ -234,8 +233,8 @@ impl Termination {
 /// The end of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decision {
-    /// The winner, `None` for a draw.
-    pub winner: Option<Color>,
+    /// The result.
+    pub result: GameResult,
     /// Why.
     pub termination: Termination,
     /// Who lost by its own fault (a failing engine), for the description.
@@ -308,7 +307,7 @@ pub fn play_game<R: Rules>(
     let players: [&mut dyn Contestant; 2] = [white, black];
     let lost =
         |side: Color, termination: Termination, players: &[&mut dyn Contestant; 2]| Decision {
-            winner: Some(!side),
+            result: GameResult::win(!side),
             termination,
             culprit: Some(players[side.index()].name().to_string()),
         };
@@ -329,22 +328,22 @@ pub fn play_game<R: Rules>(
     let end = loop {
         if let Some(result) = record.result() {
             break Decision {
-                winner: result.winner,
+                result: result.result,
                 termination: Termination::Rules(result.reason),
                 culprit: None,
             };
         }
         if record.moves().len() >= MAX_PLIES {
             break Decision {
-                winner: None,
+                result: GameResult::Draw,
                 termination: Termination::PlyLimit,
                 culprit: None,
             };
         }
         let move_number = (record.moves().len() / 2 + 1) as u32;
-        if let Some((winner, why)) = conditions.adjudication.check(&scores, move_number) {
+        if let Some((result, why)) = conditions.adjudication.check(&scores, move_number) {
             break Decision {
-                winner,
+                result,
                 termination: Termination::Adjudicated(why),
                 culprit: None,
             };
@@ -398,7 +397,7 @@ pub fn play_game<R: Rules>(
         players[color.index()].game_over(&GameOver {
             start: &start,
             moves: &moves,
-            winner: end.winner,
+            result: end.result,
             color,
         });
     }
@@ -450,7 +449,10 @@ mod tests {
     fn adjudication_windows() {
         let rules = ScoreAdjudication::parse(&words("draw=0.1,2,10 win=3,2")).expect("valid");
         let drawn = [Some(0.05), Some(-0.1), Some(0.0), Some(0.02)];
-        assert_eq!(rules.check(&drawn, 12).map(|(w, _)| w), Some(None));
+        assert_eq!(
+            rules.check(&drawn, 12).map(|(r, _)| r),
+            Some(GameResult::Draw)
+        );
         // Too early, too short, or a missing score: no adjudication.
         assert_eq!(rules.check(&drawn, 9), None);
         assert_eq!(rules.check(&drawn[1..], 12), None);
@@ -460,8 +462,8 @@ mod tests {
         );
         let black_wins = [Some(0.0), Some(-3.0), Some(-4.5), Some(-3.1), Some(-3.0)];
         assert_eq!(
-            rules.check(&black_wins, 5).map(|(w, _)| w),
-            Some(Some(Color::Black))
+            rules.check(&black_wins, 5).map(|(r, _)| r),
+            Some(GameResult::BlackWins)
         );
         let disagree = [Some(3.0), Some(3.0), Some(2.0), Some(3.0)];
         assert_eq!(rules.check(&disagree, 5), None);

@@ -4,6 +4,7 @@
 use super::schedule::Pairing;
 use super::stats::{self, EloEstimate, Pentanomial, Sprt, SprtDecision, Tally};
 use crate::core::Color;
+use crate::game::GameResult;
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -12,8 +13,8 @@ use std::fmt::Write;
 pub struct FinishedGame {
     /// The scheduled game.
     pub pairing: Pairing,
-    /// The winner, `None` for a draw.
-    pub winner: Option<Color>,
+    /// The result.
+    pub result: GameResult,
     /// The kind of ending (`None` for games read back with `--resume`).
     pub keyword: Option<&'static str>,
 }
@@ -28,11 +29,7 @@ impl FinishedGame {
         } else {
             return None;
         };
-        Some(match self.winner {
-            None => 1,
-            Some(winner) if winner == color => 2,
-            Some(_) => 0,
-        })
+        Some(self.result.half_points(color))
     }
 }
 
@@ -335,15 +332,15 @@ pub(super) fn elo_text(elo: f64) -> String {
     }
 }
 
-/// Two engines' results from the winners of their games in schedule order (for tests).
+/// Two engines' results from the results of their games in schedule order (for tests).
 #[cfg(test)]
-pub(crate) fn of_winners(names: [&str; 2], winners: &[Option<Color>]) -> Results {
+pub(crate) fn of_results(names: [&str; 2], games: &[GameResult]) -> Results {
     let mut results = Results::new(names.iter().map(|name| name.to_string()).collect());
-    let schedule = super::schedule::round_robin(2, winners.len().div_ceil(2), 1);
-    for (pairing, &winner) in schedule.into_iter().zip(winners) {
+    let schedule = super::schedule::round_robin(2, games.len().div_ceil(2), 1);
+    for (pairing, &result) in schedule.into_iter().zip(games) {
         results.add(FinishedGame {
             pairing,
-            winner,
+            result,
             keyword: Some("rules"),
         });
     }
@@ -355,14 +352,16 @@ mod tests {
     use super::*;
     use crate::matches::schedule::round_robin;
 
-    fn results(winners: &[Option<Color>]) -> Results {
-        of_winners(["a", "b"], winners)
+    use GameResult::{BlackWins, Draw, WhiteWins};
+
+    fn results(games: &[GameResult]) -> Results {
+        of_results(["a", "b"], games)
     }
 
     #[test]
     fn tallies_follow_colours() {
         // Game 1: a is White and wins; game 2: b is White and wins; game 3: a White, draw.
-        let r = results(&[Some(Color::White), Some(Color::White), None]);
+        let r = results(&[WhiteWins, WhiteWins, Draw]);
         let tally = r.tally(0, Some(1));
         assert_eq!((tally.wins, tally.draws, tally.losses), (1, 1, 1));
         assert_eq!(r.tally(1, None).wins, 1);
@@ -378,7 +377,7 @@ mod tests {
 
     #[test]
     fn a_one_sided_result_has_words_not_infinities() {
-        let summary = results(&[Some(Color::Black)]).summary(None);
+        let summary = results(&[BlackWins]).summary(None);
         assert!(
             summary.contains("Elo difference: not measurable yet (a lost every game"),
             "{summary}"
@@ -389,7 +388,7 @@ mod tests {
     #[test]
     fn paired_games_use_the_pentanomial_interval() {
         // a wins both games of opening 1 (White, then Black), draws both of opening 2.
-        let r = results(&[Some(Color::White), Some(Color::Black), None, None]);
+        let r = results(&[WhiteWins, BlackWins, Draw, Draw]);
         assert_eq!(r.pentanomial(0, 1).counts, [0, 0, 1, 0, 1]);
         let (_, paired) = r.elo(0, 1).expect("games");
         assert!(paired);
@@ -411,7 +410,7 @@ mod tests {
         for index in [0, 1, 2, 4, 5] {
             r.add(FinishedGame {
                 pairing: schedule[index],
-                winner: Some(Color::White),
+                result: WhiteWins,
                 keyword: Some("rules"),
             });
         }
@@ -420,7 +419,7 @@ mod tests {
         assert_eq!(settled.pentanomial(0, 1).pairs(), 1);
         r.add(FinishedGame {
             pairing: schedule[3],
-            winner: None,
+            result: Draw,
             keyword: Some("rules"),
         });
         assert_eq!(r.settled().games(), 6);

@@ -11,6 +11,7 @@ use super::report::{self, FinishedGame, Results};
 use super::schedule::Pairing;
 use super::stats::{Sprt, SprtDecision};
 use crate::core::Color;
+use crate::game::GameResult;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -325,11 +326,12 @@ pub fn restored(
     // The candidate (engine 0) first: its half-points in each game, by pair.
     let mut file_pairs: std::collections::BTreeMap<usize, Vec<u8>> = Default::default();
     for game in resumed {
-        let points = match game.winner {
-            None => 1,
-            Some(winner) if (winner == Color::White) == (game.pairing.white == 0) => 2,
-            Some(_) => 0,
+        let candidate = if game.pairing.white == 0 {
+            Color::White
+        } else {
+            Color::Black
         };
+        let points = game.result.half_points(candidate);
         file_pairs
             .entry(game.pairing.pair)
             .or_default()
@@ -388,14 +390,14 @@ pub fn restored(
             } else {
                 Color::Black
             };
-            let winner = match points {
-                2 => Some(candidate),
-                0 => Some(!candidate),
-                _ => None,
+            let result = match points {
+                2 => GameResult::win(candidate),
+                0 => GameResult::win(!candidate),
+                _ => GameResult::Draw,
             };
             games.push(FinishedGame {
                 pairing: *pairing,
-                winner,
+                result,
                 keyword: Some(RESTORED),
             });
             count += 1;
@@ -410,11 +412,10 @@ pub fn restored(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::Color;
-    use crate::matches::report::of_winners;
+    use crate::matches::report::of_results;
 
-    fn results(winners: &[Option<Color>]) -> Results {
-        of_winners(["cand", "base"], winners)
+    fn results(games: &[GameResult]) -> Results {
+        of_results(["cand", "base"], games)
     }
 
     fn log(path: &Path) -> TestLog {
@@ -448,7 +449,7 @@ mod tests {
     fn a_test_keeps_one_line_from_running_to_its_verdict() {
         let (dir, path) = fresh_log("rafle-test-log");
         let sprt = lab_sprt();
-        let early = results(&[Some(Color::White), None]);
+        let early = results(&[GameResult::WhiteWins, GameResult::Draw]);
         let running = Entry::new(
             "a.pdn",
             "2026-12-06",
@@ -489,19 +490,23 @@ mod tests {
     fn lost_games_are_rebuilt_from_the_log_line() {
         let (dir, path) = fresh_log("rafle-restore");
         let sprt = lab_sprt();
-        let (white, black) = (Some(Color::White), Some(Color::Black));
+        let (white, black, draw) = (
+            GameResult::WhiteWins,
+            GameResult::BlackWins,
+            GameResult::Draw,
+        );
         // Ten pairs with every kind of result, the 1-point pairs both drawn and won-and-lost.
-        let winners = [
-            white, black, None, None, white, white, black, None, None, white, black, black, white,
-            None, None, None, white, black, None, black,
+        let played = [
+            white, black, draw, draw, white, white, black, draw, draw, white, black, black, white,
+            draw, draw, draw, white, black, draw, black,
         ];
-        let schedule = crate::matches::schedule::round_robin(2, winners.len() / 2, 1);
+        let schedule = crate::matches::schedule::round_robin(2, played.len() / 2, 1);
         let games: Vec<FinishedGame> = schedule
             .iter()
-            .zip(winners)
-            .map(|(pairing, winner)| FinishedGame {
+            .zip(played)
+            .map(|(pairing, result)| FinishedGame {
                 pairing: *pairing,
-                winner,
+                result,
                 keyword: Some("rules"),
             })
             .collect();
@@ -525,7 +530,7 @@ mod tests {
             }
             (rebuilt.len(), line_of(&again))
         };
-        let entry = line_of(&results(&winners));
+        let entry = line_of(&results(&played));
         record(&path, &entry).expect("written");
         assert_eq!(restored(&path, "other.pdn", &schedule, &[]), Ok(Vec::new()));
         assert_eq!(restored(&path, "t.pdn", &schedule, &games), Ok(Vec::new()));
@@ -537,7 +542,7 @@ mod tests {
         }
         // A test resumed from the log after 7 pairs, stopped with game 15 (pair 8's first) and
         // pair 9 finished, then its file lost again: pair 8 is played again, pair 9 kept.
-        let early = line_of(&results(&winners[..14]));
+        let early = line_of(&results(&played[..14]));
         record(&path, &early).expect("written");
         let file = [games[14], games[16], games[17]];
         let (rebuilt, line) = rebuilt_line(&file);

@@ -20,12 +20,12 @@
 //! instead of them (Turkish), no turning back within a capture (Turkish), and the
 //! precedence orders of [`CapturePrecedence`].
 //!
-//! The search is written once over the [`Line`] families: diagonals and, where the variant has
-//! them, rows and columns. At every turn of a capture a piece may go on in any direction but
+//! The search is written once over the families of directions ([`DirectionFamily`]): diagonals
+//! and, where the variant has them, rows and columns. At every turn of a capture a piece may go on in any direction but
 //! straight back, in either family.
 
 use super::{Sides, forward, king_reach, nearest, orthogonal_forward};
-use crate::core::{BitBoard, Direction, Geometry, Line, Orthogonal};
+use crate::core::{BitBoard, Direction, DirectionFamily, Geometry, Orthogonal};
 use crate::moves::{Move, MoveList};
 use crate::rules::{BitsOf, CapturePrecedence, Rules};
 
@@ -62,8 +62,8 @@ const FRISIAN_VALUE_SHIFT: u32 = 1;
 /// The square next to `at` in `direction`, as a set (empty or off the board when there is none;
 /// a diagonal step off the board lands on a ghost bit, which no piece set holds).
 #[inline(always)]
-fn neighbour<G: Geometry, L: Line>(at: u32, direction: L) -> G::Bits {
-    if L::WRAPS {
+fn neighbour<G: Geometry, F: DirectionFamily>(at: u32, direction: F) -> G::Bits {
+    if F::WRAPS {
         let ray = direction.ray::<G>(at);
         if ray.is_empty() {
             G::Bits::EMPTY
@@ -144,10 +144,10 @@ fn capturing_men<R: Rules, const WHITE: bool>(sides: &Sides<BitsOf<R>>) -> BitsO
 
 /// Whether the king on `king` can capture in `direction`.
 #[inline(always)]
-fn king_can_capture_along<R: Rules, L: Line>(
+fn king_can_capture_along<R: Rules, F: DirectionFamily>(
     sides: &Sides<BitsOf<R>>,
     king: u32,
-    direction: L,
+    direction: F,
 ) -> bool {
     let jumped = if R::FLYING_KINGS {
         let blockers = direction.ray::<R::Geometry>(king) & !sides.empty;
@@ -156,13 +156,13 @@ fn king_can_capture_along<R: Rules, L: Line>(
         }
         BitsOf::<R>::bit(nearest::<R::Geometry>(blockers, direction))
     } else {
-        neighbour::<R::Geometry, L>(king, direction)
+        neighbour::<R::Geometry, F>(king, direction)
     };
     if (jumped & sides.opponents).is_empty() {
         return false;
     }
-    let behind = if L::WRAPS {
-        neighbour::<R::Geometry, L>(jumped.lowest(), direction)
+    let behind = if F::WRAPS {
+        neighbour::<R::Geometry, F>(jumped.lowest(), direction)
     } else {
         jumped.shift(direction.delta::<R::Geometry>())
     };
@@ -347,8 +347,8 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
     /// A man's jump from `at` over its neighbour in `direction`, and everything after it.
     /// Returns whether the jump exists.
     #[inline(always)]
-    fn man_jump<L: Line>(&mut self, at: u32, direction: L, captured: BitsOf<R>) -> bool {
-        if L::WRAPS && !direction.short_jump_origins::<R::Geometry>().has(at) {
+    fn man_jump<F: DirectionFamily>(&mut self, at: u32, direction: F, captured: BitsOf<R>) -> bool {
+        if F::WRAPS && !direction.short_jump_origins::<R::Geometry>().has(at) {
             return false;
         }
         let delta = direction.delta::<R::Geometry>();
@@ -384,10 +384,10 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
 
     /// A crowned man continuing as a king from `at` after arriving in `direction`: any direction
     /// but straight back. Returns whether it captured.
-    fn king_turns_or_straight<L: Line>(
+    fn king_turns_or_straight<F: DirectionFamily>(
         &mut self,
         at: u32,
-        direction: L,
+        direction: F,
         captured: BitsOf<R>,
     ) -> bool {
         let [left, right] = direction.turns();
@@ -402,7 +402,7 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
 
     /// Tries a king capture from `at` along `direction`, having taken `captured`; searches and
     /// records every completion. Returns whether a piece could be taken in that direction.
-    fn king<L: Line>(&mut self, at: u32, direction: L, captured: BitsOf<R>) -> bool {
+    fn king<F: DirectionFamily>(&mut self, at: u32, direction: F, captured: BitsOf<R>) -> bool {
         let empty = self.empty_now(captured);
         let jumped = if R::FLYING_KINGS {
             let ray = direction.ray::<R::Geometry>(at);
@@ -412,7 +412,7 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
             }
             nearest::<R::Geometry>(blockers, direction)
         } else {
-            let next = neighbour::<R::Geometry, L>(at, direction);
+            let next = neighbour::<R::Geometry, F>(at, direction);
             if next.is_empty() || (next & empty).any() {
                 return false;
             }
@@ -424,7 +424,7 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
         let landings = if R::FLYING_KINGS && !R::KING_LANDS_BEHIND {
             king_reach::<R::Geometry>(jumped, direction, empty)
         } else {
-            neighbour::<R::Geometry, L>(jumped, direction) & empty
+            neighbour::<R::Geometry, F>(jumped, direction) & empty
         };
         if landings.is_empty() {
             return false;
@@ -440,7 +440,7 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
             continued |= self.king(landing, left, captured);
             continued |= self.king(landing, right, captured);
             if R::ORTHOGONAL_CAPTURES && R::DIAGONAL_PLAY {
-                for across in L::Across::ALL {
+                for across in F::Across::ALL {
                     continued |= self.king(landing, across, captured);
                 }
             }
@@ -469,7 +469,12 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
 
     /// Whether a king on `at` can take a piece in `direction`.
     #[inline(always)]
-    fn can_take_from<L: Line>(&self, at: u32, direction: L, captured: BitsOf<R>) -> bool {
+    fn can_take_from<F: DirectionFamily>(
+        &self,
+        at: u32,
+        direction: F,
+        captured: BitsOf<R>,
+    ) -> bool {
         let empty = self.empty_now(captured);
         let jumped = if R::FLYING_KINGS {
             let ray = direction.ray::<R::Geometry>(at);
@@ -479,14 +484,14 @@ impl<R: Rules, const WHITE: bool> Search<'_, R, WHITE> {
             }
             nearest::<R::Geometry>(blockers, direction)
         } else {
-            let next = neighbour::<R::Geometry, L>(at, direction);
+            let next = neighbour::<R::Geometry, F>(at, direction);
             if next.is_empty() {
                 return false;
             }
             next.lowest()
         };
         (self.targets & !captured).has(jumped)
-            && (neighbour::<R::Geometry, L>(jumped, direction) & empty).any()
+            && (neighbour::<R::Geometry, F>(jumped, direction) & empty).any()
     }
 
     /// The precedence key of a completed route: routes with a larger key are preferred, equal

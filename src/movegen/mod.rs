@@ -7,7 +7,7 @@
 
 mod captures;
 
-use crate::core::{BitBoard, Color, Direction, Geometry, Line, Orthogonal};
+use crate::core::{BitBoard, Color, Direction, DirectionFamily, Geometry, Orthogonal};
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::{BitsOf, Rules};
@@ -79,7 +79,7 @@ impl<B: BitBoard> Sides<B> {
 
 /// First occupied square of `blockers` (a subset of a ray) seen from the ray's origin.
 #[inline(always)]
-pub(crate) fn nearest<G: Geometry>(blockers: G::Bits, direction: impl Line) -> u32 {
+pub(crate) fn nearest<G: Geometry>(blockers: G::Bits, direction: impl DirectionFamily) -> u32 {
     if direction.delta::<G>() > 0 {
         blockers.lowest()
     } else {
@@ -89,7 +89,11 @@ pub(crate) fn nearest<G: Geometry>(blockers: G::Bits, direction: impl Line) -> u
 
 /// The empty squares a king on `bit` reaches in `direction` before the first occupied square.
 #[inline(always)]
-pub(crate) fn king_reach<G: Geometry>(bit: u32, direction: impl Line, empty: G::Bits) -> G::Bits {
+pub(crate) fn king_reach<G: Geometry>(
+    bit: u32,
+    direction: impl DirectionFamily,
+    empty: G::Bits,
+) -> G::Bits {
     let ray = direction.ray::<G>(bit);
     let blockers = ray & !empty;
     if blockers.is_empty() {

@@ -16,22 +16,20 @@
 
 use super::fen::{self, FenError};
 use super::text::{self, MoveError};
-use crate::core::Color;
 use crate::game::{Game, GameResult};
 use crate::position::Position;
 use crate::rules::{ResultForm, Rules};
 use std::fmt;
 use thiserror::Error;
 
-/// A game's result as PDN writes it.
+/// The result tag of a PDN game. Besides a game's result ([`GameResult`]) PDN can say that both
+/// players lost (`0-0`, e.g. both forfeited) and that the result is unknown or the game goes on
+/// (`*`); a record read from a file may say either, so the tag is a type of its own around the
+/// game's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PdnResult {
-    /// White won (`2-0` or `1-0`).
-    WhiteWins,
-    /// Black won (`0-2` or `0-1`).
-    BlackWins,
-    /// Drawn (`1-1` or `1/2-1/2`).
-    Draw,
+    /// A result: `2-0`, `1-1`, `0-2`, or `1-0`, `1/2-1/2`, `0-1`.
+    Game(GameResult),
     /// Both players lost (`0-0`, e.g. both forfeited).
     BothLost,
     /// Unknown, or the game goes on (`*`).
@@ -50,49 +48,62 @@ impl<R: Rules> Game<R> {
 }
 
 impl GameResult {
-    /// The result token of the variant's PDN result type (`2-0`, `1-1`, `0-2` for international
-    /// draughts; `1-0`, `1/2-1/2`, `0-1` otherwise): see [`PdnResult`].
-    pub fn pdn_token<R: Rules>(&self) -> &'static str {
-        PdnResult::from_winner(self.winner).token::<R>()
+    /// The token in the variant's result type: PDN's "International" type (`2-0`, `1-1`, `0-2`)
+    /// for international and Canadian draughts and the 10x10 engine variants without a GameType,
+    /// the "Default" type (`1-0`, `1/2-1/2`, `0-1`) for the others.
+    pub fn pdn_token<R: Rules>(self) -> &'static str {
+        let international = uses_international_results::<R>();
+        match (self, international) {
+            (GameResult::WhiteWins, true) => "2-0",
+            (GameResult::WhiteWins, false) => "1-0",
+            (GameResult::BlackWins, true) => "0-2",
+            (GameResult::BlackWins, false) => "0-1",
+            (GameResult::Draw, true) => "1-1",
+            (GameResult::Draw, false) => "1/2-1/2",
+        }
+    }
+}
+
+impl From<GameResult> for PdnResult {
+    fn from(result: GameResult) -> Self {
+        PdnResult::Game(result)
+    }
+}
+
+impl From<Option<GameResult>> for PdnResult {
+    /// A result, or [`PdnResult::Unknown`] for none.
+    fn from(result: Option<GameResult>) -> Self {
+        result.map_or(PdnResult::Unknown, PdnResult::Game)
     }
 }
 
 impl PdnResult {
-    /// The result for a winner (`None`: a draw).
-    pub const fn from_winner(winner: Option<Color>) -> Self {
-        match winner {
-            Some(Color::White) => PdnResult::WhiteWins,
-            Some(Color::Black) => PdnResult::BlackWins,
-            None => PdnResult::Draw,
-        }
-    }
-
     /// Reads a result token of either PDN result type.
     pub fn parse(token: &str) -> Option<Self> {
         Some(match token {
-            "2-0" | "1-0" => PdnResult::WhiteWins,
-            "0-2" | "0-1" => PdnResult::BlackWins,
-            "1-1" | "1/2-1/2" => PdnResult::Draw,
+            "2-0" | "1-0" => PdnResult::Game(GameResult::WhiteWins),
+            "0-2" | "0-1" => PdnResult::Game(GameResult::BlackWins),
+            "1-1" | "1/2-1/2" => PdnResult::Game(GameResult::Draw),
             "0-0" => PdnResult::BothLost,
             "*" => PdnResult::Unknown,
             _ => return None,
         })
     }
 
-    /// The token in the variant's result type: PDN's "International" type (`2-0`, `1-1`, `0-2`)
-    /// for international and Canadian draughts and the 10x10 engine variants without a GameType,
-    /// the "Default" type (`1-0`, `1/2-1/2`, `0-1`) for the others.
+    /// The token in the variant's result type (see [`GameResult::pdn_token`]).
     pub fn token<R: Rules>(self) -> &'static str {
-        let international = uses_international_results::<R>();
-        match (self, international) {
-            (PdnResult::WhiteWins, true) => "2-0",
-            (PdnResult::WhiteWins, false) => "1-0",
-            (PdnResult::BlackWins, true) => "0-2",
-            (PdnResult::BlackWins, false) => "0-1",
-            (PdnResult::Draw, true) => "1-1",
-            (PdnResult::Draw, false) => "1/2-1/2",
-            (PdnResult::BothLost, _) => "0-0",
-            (PdnResult::Unknown, _) => "*",
+        match self {
+            PdnResult::Game(result) => result.pdn_token::<R>(),
+            PdnResult::BothLost => "0-0",
+            PdnResult::Unknown => "*",
+        }
+    }
+
+    /// The game's result, if the tag gives one.
+    pub const fn game(self) -> Option<GameResult> {
+        match self {
+            PdnResult::Game(result) => Some(result),
+            PdnResult::BothLost | PdnResult::Unknown => None,
         }
     }
 }
@@ -310,9 +321,9 @@ pub fn emit(out: &mut String, line: &mut String, word: &str) {
 /// else the game's own ([`Game::result`]), or else `*`; it fills the `Result` tag and ends the
 /// movetext.
 pub fn write_game<R: Rules>(game: &Game<R>, tags: &Tags, result: Option<PdnResult>) -> String {
-    let ended: Option<GameResult> = game.result();
+    let ended = game.result();
     let result = result
-        .or(ended.map(|r| PdnResult::from_winner(r.winner)))
+        .or(ended.map(|end| end.result.into()))
         .unwrap_or(PdnResult::Unknown);
     let token = result.token::<R>();
     let mut out = String::new();
@@ -703,9 +714,9 @@ impl fmt::Display for PdnResult {
     /// The token of the "Default" result type; use [`PdnResult::token`] for a variant's own.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            PdnResult::WhiteWins => "1-0",
-            PdnResult::BlackWins => "0-1",
-            PdnResult::Draw => "1/2-1/2",
+            PdnResult::Game(GameResult::WhiteWins) => "1-0",
+            PdnResult::Game(GameResult::BlackWins) => "0-1",
+            PdnResult::Game(GameResult::Draw) => "1/2-1/2",
             PdnResult::BothLost => "0-0",
             PdnResult::Unknown => "*",
         })

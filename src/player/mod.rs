@@ -6,9 +6,9 @@
 //! What the player needs of the game is its search root (position and history) and how many
 //! plies were played since the start, for the book's randomness.
 
-pub mod lines;
 pub mod options;
 pub mod skill;
+pub mod variations;
 
 use crate::book::{Book, BookRule, estimated_ply};
 use crate::eval::Evaluator;
@@ -241,7 +241,7 @@ fn weaker_move<R: Rules, E: Evaluator<R>>(
     let started = Instant::now();
     let limits = skill.limits(&task.limits);
     let mut nodes = 0;
-    let lines = lines::best_lines(
+    let lines = variations::best_variations(
         engine,
         &task.root,
         &limits,

@@ -7,7 +7,7 @@
 //! below full strength searches [`CANDIDATES`] lines (multi-PV), with the level's node limit for
 //! each.
 
-use super::lines::Line;
+use super::variations::Variation;
 use crate::rules::Rules;
 use crate::score::Score;
 use crate::search::Limits;
@@ -83,12 +83,12 @@ impl Skill {
     /// with a weight that falls linearly from `margin + 1` for the best score to 1 at the margin.
     pub fn choose<'a, R: Rules, G: Rng + ?Sized>(
         self,
-        lines: &'a [Line<R>],
+        lines: &'a [Variation<R>],
         rng: &mut G,
-    ) -> Option<&'a Line<R>> {
+    ) -> Option<&'a Variation<R>> {
         let best = lines.first()?.score;
         let margin = self.margin();
-        let weight = |line: &Line<R>| -> u64 {
+        let weight = |line: &Variation<R>| -> u64 {
             let loss = best.saturating_sub(line.score);
             u64::try_from(margin - loss + 1).unwrap_or(0)
         };
@@ -112,8 +112,8 @@ mod tests {
     use rand::SeedableRng;
     use rand::rngs::Xoshiro256PlusPlus;
 
-    fn line(score: Score) -> Line<International> {
-        Line {
+    fn line(score: Score) -> Variation<International> {
+        Variation {
             score,
             depth: 1,
             pv: Vec::new(),

@@ -1,6 +1,6 @@
 //! `rafle serve`: a board in the browser with the engine behind it. An HTTP server (axum on
 //! tokio) gives the page, its script and its style, all compiled into the binary, and one
-//! WebSocket per tab; each tab has its own game and engine ([`table`]), driven as the other
+//! WebSocket per tab; each tab has its own game and engine ([`tab_game`]), driven as the other
 //! shells drive theirs, through the player layer.
 //!
 //! Safety: loopback unless another address is asked for; WebSocket messages are size-limited
@@ -11,7 +11,7 @@
 mod clock;
 pub mod protocol;
 mod tab;
-pub mod table;
+pub mod tab_game;
 
 use axum::Router;
 use axum::extract::ws::WebSocketUpgrade;

@@ -6,7 +6,9 @@
 use super::ServeError;
 use super::clock::{Clocks, FischerControl};
 use super::protocol::{ClockSetting, ClockState, Reply, Request, VariantName};
-use super::table::{Event, Events, Latest, MAX_LINES, Table, new_table, side_name};
+use super::tab_game::{
+    Latest, MAX_LINES, SearchEvent, SearchEvents, TabGame, new_tab_game, side_name,
+};
 use crate::core::Color;
 use crate::player::options::Setup;
 use crate::player::skill::{MAX_SKILL, MIN_SKILL, Skill};
@@ -80,8 +82,8 @@ impl Drop for Search {
 }
 
 struct Tab {
-    table: Box<dyn Table>,
-    /// The engine of every table of the tab.
+    game: Box<dyn TabGame>,
+    /// The engine of every game of the tab.
     setup: Setup,
     mode: EngineMode,
     engine: Color,
@@ -102,15 +104,15 @@ struct Tab {
     redo: Vec<String>,
     /// Number of the current search: events of older ones are ignored.
     generation: u64,
-    events: Events,
+    events: SearchEvents,
 }
 
 /// Runs the tab on `socket`, with engines of `engine`, until the page goes away.
 pub async fn run(mut socket: WebSocket, engine: Setup) {
     let latest = Arc::new(Latest::default());
     let (done_sender, mut done) = mpsc::unbounded_channel();
-    let table = match new_table(Variant::International, &engine) {
-        Ok(table) => table,
+    let game = match new_tab_game(Variant::International, &engine) {
+        Ok(game) => game,
         Err(error) => {
             log::error!("{error}");
             let _ = send(&mut socket, &error_reply(&error)).await;
@@ -118,7 +120,7 @@ pub async fn run(mut socket: WebSocket, engine: Setup) {
         }
     };
     let mut tab = Tab {
-        table,
+        game,
         setup: engine,
         mode: EngineMode::Play,
         engine: Color::Black,
@@ -133,7 +135,7 @@ pub async fn run(mut socket: WebSocket, engine: Setup) {
         search: None,
         redo: Vec::new(),
         generation: 0,
-        events: Events {
+        events: SearchEvents {
             latest: Arc::clone(&latest),
             done: done_sender,
         },
@@ -226,7 +228,7 @@ impl Tab {
         let request = match serde_json::from_str::<Request>(text.as_str()) {
             Ok(request) => request,
             Err(error) => {
-                let message = crate::lines::excerpt(&error.to_string()).to_string();
+                let message = crate::line_input::excerpt(&error.to_string()).to_string();
                 return Some(vec![error_reply(&ServeError::Request(message))]);
             }
         };
@@ -243,12 +245,12 @@ impl Tab {
                     .ok_or_else(|| ServeError::Request(format!("unknown variant '{variant}'")))?;
                 self.stop().await;
                 self.redo.clear();
-                if variant == self.table.variant() {
-                    self.table.new_game(fen.as_deref())?;
+                if variant == self.game.variant() {
+                    self.game.new_game(fen.as_deref())?;
                 } else {
-                    let mut table = new_table(variant, &self.setup)?;
-                    table.new_game(fen.as_deref())?;
-                    self.table = table;
+                    let mut game = new_tab_game(variant, &self.setup)?;
+                    game.new_game(fen.as_deref())?;
+                    self.game = game;
                 }
                 self.reset_clocks();
             }
@@ -264,7 +266,7 @@ impl Tab {
                 self.take_back();
                 // In play the user takes back to a position where it is the user's turn.
                 while self.mode == EngineMode::Play
-                    && self.table.side_to_move() == self.engine
+                    && self.game.side_to_move() == self.engine
                     && self.take_back()
                 {}
             }
@@ -274,7 +276,7 @@ impl Tab {
                     .pop()
                     .ok_or_else(|| ServeError::Request("no move to play again".to_string()))?;
                 self.stop().await;
-                self.table.play(&id)?;
+                self.game.play(&id)?;
             }
             Request::Flip => {
                 self.flipped = !self.flipped;
@@ -324,14 +326,14 @@ impl Tab {
             }
             Request::LoadPdn { text } => {
                 self.stop().await;
-                if let Err(error) = self.table.load_pdn(&text) {
+                if let Err(error) = self.game.load_pdn(&text) {
                     // A game of another variant (its GameType tag says which) switches to it.
-                    let Some(variant) = super::table::variant_of_pdn(&text) else {
+                    let Some(variant) = super::tab_game::variant_of_pdn(&text) else {
                         return Err(error);
                     };
-                    let mut table = new_table(variant, &self.setup)?;
-                    table.load_pdn(&text)?;
-                    self.table = table;
+                    let mut game = new_tab_game(variant, &self.setup)?;
+                    game.load_pdn(&text)?;
+                    self.game = game;
                 }
                 self.redo.clear();
                 self.reset_clocks();
@@ -357,7 +359,7 @@ impl Tab {
                     ..Limits::default()
                 };
                 let thinking =
-                    self.table
+                    self.game
                         .review(&then, limits, self.generation, self.events.clone())?;
                 self.search = Some(Search(Some(thinking)));
                 self.reviewing = true;
@@ -371,17 +373,17 @@ impl Tab {
                 self.stop().await;
             }
             Request::Goto { ply } => {
-                let last = self.table.ply_count() + self.redo.len();
+                let last = self.game.ply_count() + self.redo.len();
                 if ply > last {
                     return Err(ServeError::Request(format!(
                         "the game has {last} moves, not {ply}"
                     )));
                 }
                 self.stop().await;
-                while self.table.ply_count() > ply && self.take_back() {}
-                while self.table.ply_count() < ply {
+                while self.game.ply_count() > ply && self.take_back() {}
+                while self.game.ply_count() < ply {
                     let Some(id) = self.redo.pop() else { break };
-                    self.table.play(&id)?;
+                    self.game.play(&id)?;
                 }
             }
             Request::SavePdn => {
@@ -391,7 +393,7 @@ impl Tab {
                     (EngineMode::Analyse, _) => ("?", "?"),
                 };
                 return Ok(vec![Reply::Pdn {
-                    text: self.table.pdn(white, black, self.lost_on_time()),
+                    text: self.game.pdn(white, black, self.lost_on_time()),
                 }]);
             }
         }
@@ -401,7 +403,7 @@ impl Tab {
     }
 
     /// Handles events of a search thread, in order.
-    async fn events(&mut self, events: Vec<Event>) -> Vec<Reply> {
+    async fn events(&mut self, events: Vec<SearchEvent>) -> Vec<Reply> {
         let mut replies = Vec::new();
         for event in events {
             replies.extend(self.event(event).await);
@@ -410,24 +412,24 @@ impl Tab {
     }
 
     /// Handles an event of a search thread.
-    async fn event(&mut self, event: Event) -> Vec<Reply> {
+    async fn event(&mut self, event: SearchEvent) -> Vec<Reply> {
         match event {
-            Event::Info { generation, info } if generation == self.generation => {
+            SearchEvent::Info { generation, info } if generation == self.generation => {
                 vec![Reply::Info(info)]
             }
-            Event::Progress {
+            SearchEvent::Progress {
                 generation,
                 done,
                 total,
             } if generation == self.generation => vec![Reply::ReviewProgress { done, total }],
-            Event::Reviewed { generation, review } if generation == self.generation => {
+            SearchEvent::Reviewed { generation, review } if generation == self.generation => {
                 self.stop().await;
                 self.reviewed = Some(self.full_line());
                 // The engine takes up what the position calls for again.
                 self.start();
                 vec![review, self.state()]
             }
-            Event::Done { generation, best } if generation == self.generation => {
+            SearchEvent::Done { generation, best } if generation == self.generation => {
                 self.stop().await;
                 // An analysis that ran its time stays ended until the position changes.
                 if self.mode == EngineMode::Play {
@@ -475,7 +477,7 @@ impl Tab {
         if let Some(clocks) = self.clocks.as_mut()
             && !clocks.moved(now)
         {
-            self.table.undo();
+            self.game.undo();
         }
         Ok(())
     }
@@ -493,8 +495,8 @@ impl Tab {
     /// once the game is over.
     fn run_clock(&mut self) {
         let now = Instant::now();
-        let over = self.table.result().is_some();
-        let side = self.table.side_to_move();
+        let over = self.game.result().is_some();
+        let side = self.game.side_to_move();
         if let Some(clocks) = self.clocks.as_mut() {
             if over {
                 clocks.pause(now);
@@ -512,14 +514,14 @@ impl Tab {
     /// Why the game is over, if it is: by the rules or on time.
     fn result(&self) -> Option<String> {
         match self.lost_on_time() {
-            Some(loser) => Some(self.table.time_loss(loser)),
-            None => self.table.result(),
+            Some(loser) => Some(self.game.time_loss(loser)),
+            None => self.game.result(),
         }
     }
 
     /// Plays a move; the moves taken back stay to play again only if it is the next of them.
     fn play(&mut self, id: &str) -> Result<(), ServeError> {
-        self.table.play(id)?;
+        self.game.play(id)?;
         if self.redo.last().is_some_and(|next| next == id) {
             self.redo.pop();
         } else {
@@ -530,7 +532,7 @@ impl Tab {
 
     /// Takes back one move, keeping it to play again; false at the start.
     fn take_back(&mut self) -> bool {
-        let undone = self.table.undo();
+        let undone = self.game.undo();
         let any = undone.is_some();
         self.redo.extend(undone);
         any
@@ -538,7 +540,7 @@ impl Tab {
 
     fn user_may_move(&self) -> bool {
         self.result().is_none()
-            && (self.mode == EngineMode::Analyse || self.table.side_to_move() != self.engine)
+            && (self.mode == EngineMode::Analyse || self.game.side_to_move() != self.engine)
     }
 
     /// Starts the search the position calls for, if any: the engine's move in play, an
@@ -548,7 +550,7 @@ impl Tab {
             return;
         }
         let (limits, mode) = match self.mode {
-            EngineMode::Play if self.table.side_to_move() == self.engine => (
+            EngineMode::Play if self.game.side_to_move() == self.engine => (
                 match &self.clocks {
                     // The engine plans its move on its own clock, as in a Hub or DXP game.
                     Some(clocks) => clock_limits(
@@ -573,9 +575,9 @@ impl Tab {
             ),
         };
         self.generation += 1;
-        // Set at each start: a change of variant brings a new table.
-        self.table.set_skill(self.skill);
-        let thinking = self.table.think(
+        // Set at each start: a change of variant brings a new game.
+        self.game.set_skill(self.skill);
+        let thinking = self.game.think(
             limits,
             mode,
             self.lines,
@@ -588,7 +590,7 @@ impl Tab {
     /// The game's moves and, after them, those taken back that can be played again: the game
     /// as loaded, wherever it is being looked at.
     fn full_line(&self) -> Vec<String> {
-        let mut line = self.table.line();
+        let mut line = self.game.line();
         line.extend(self.redo.iter().rev().cloned());
         line
     }
@@ -608,7 +610,7 @@ impl Tab {
             u64::try_from(clocks.left(side, now).as_millis()).unwrap_or(u64::MAX)
         };
         Reply::State {
-            position: self.table.describe(self.flipped, self.user_may_move()),
+            position: self.game.describe(self.flipped, self.user_may_move()),
             result: self.result(),
             mode: self.mode.name(),
             engine: side_name(self.engine),
@@ -632,7 +634,7 @@ impl Tab {
                 .reviewed
                 .as_ref()
                 .is_some_and(|line| *line == self.full_line()),
-            ply: self.table.ply_count(),
+            ply: self.game.ply_count(),
         }
     }
 }

@@ -248,7 +248,7 @@ fn stats(paths: &[PathBuf]) -> Result<(), String> {
                 continue;
             }
             played += 1;
-            results[block.outcome as usize] += 1;
+            results[usize::from(data::result_byte(block.result))] += 1;
             plies += (block.opening.len() + block.searched.len()) as u64;
             positions += block
                 .records()
@@ -389,7 +389,7 @@ fn git_commit() -> String {
 fn load(paths: &[PathBuf]) -> Result<Vec<Sample>, String> {
     let mut samples = Vec::new();
     for data::Labelled {
-        outcome, position, ..
+        result, position, ..
     } in data::load_positions(paths).map_err(|e| e.to_string())?
     {
         if eval::is_lone_king_ending(&position) {
@@ -400,7 +400,7 @@ fn load(paths: &[PathBuf]) -> Result<Vec<Sample>, String> {
             features: eval::features(&position),
             opening: f64::from(opening) / f64::from(full),
             endgame: f64::from(endgame) / f64::from(full),
-            result: f64::from(outcome.white_score()),
+            result: f64::from(data::white_score(result)),
         });
     }
     Ok(samples)

@@ -1,6 +1,7 @@
 //! Tests of PDN reading and writing.
 
 use super::*;
+use crate::core::Color;
 use crate::game::DrawReason;
 use crate::rules::{Brazilian, International};
 
@@ -45,7 +46,7 @@ fn round_trip_from_a_set_up_position_with_black_to_move_and_a_result() {
     game.play_text("10-14").expect("legal");
     game.play_text("46x10").expect("capture");
     let result = game.result().expect("black has no pieces");
-    assert_eq!(result.winner, Some(Color::White));
+    assert_eq!(result.result, GameResult::WhiteWins);
     let text = write_game(&game, &Tags::new(), None);
     assert!(text.contains("[Result \"2-0\"]\n"), "{text}");
     assert!(text.contains("[FEN \"B:WK46:B10\"]\n"), "{text}");
@@ -56,7 +57,7 @@ fn round_trip_from_a_set_up_position_with_black_to_move_and_a_result() {
     assert!(text.ends_with("1... 10-14 2. 46x10 2-0\n\n"), "{text}");
     let back = read_game::<I>(&text).expect("reads back");
     assert_eq!(back.game, game);
-    assert_eq!(back.result, PdnResult::WhiteWins);
+    assert_eq!(back.result, PdnResult::Game(GameResult::WhiteWins));
 }
 
 #[test]
@@ -66,11 +67,11 @@ fn ambiguous_capture_is_written_long_and_read_back() {
     for long in ["47x38x24x13x36", "47x38x20x9x36"] {
         let mut game = Game::new(start);
         game.play_text(long).expect("long form");
-        let text = write_game(&game, &Tags::new(), Some(PdnResult::Draw));
+        let text = write_game(&game, &Tags::new(), Some(PdnResult::Game(GameResult::Draw)));
         assert!(text.contains(&format!("1. {long} 1-1")), "{text}");
         let back = read_game::<I>(&text).expect("reads back");
         assert_eq!(back.game, game);
-        assert_eq!(back.result, PdnResult::Draw);
+        assert_eq!(back.result, PdnResult::Game(GameResult::Draw));
     }
     // The short form is refused with both candidates named.
     let err =
@@ -96,18 +97,31 @@ fn long_games_wrap_lines() {
 
 #[test]
 fn result_tokens_follow_the_variant() {
-    assert_eq!(PdnResult::WhiteWins.token::<I>(), "2-0");
-    assert_eq!(PdnResult::Draw.token::<I>(), "1-1");
-    assert_eq!(PdnResult::BlackWins.token::<I>(), "0-2");
-    assert_eq!(PdnResult::WhiteWins.token::<Brazilian>(), "1-0");
-    assert_eq!(PdnResult::Draw.token::<Brazilian>(), "1/2-1/2");
-    assert_eq!(PdnResult::BlackWins.token::<Brazilian>(), "0-1");
+    assert_eq!(PdnResult::Game(GameResult::WhiteWins).token::<I>(), "2-0");
+    assert_eq!(PdnResult::Game(GameResult::Draw).token::<I>(), "1-1");
+    assert_eq!(PdnResult::Game(GameResult::BlackWins).token::<I>(), "0-2");
+    assert_eq!(
+        PdnResult::Game(GameResult::WhiteWins).token::<Brazilian>(),
+        "1-0"
+    );
+    assert_eq!(
+        PdnResult::Game(GameResult::Draw).token::<Brazilian>(),
+        "1/2-1/2"
+    );
+    assert_eq!(
+        PdnResult::Game(GameResult::BlackWins).token::<Brazilian>(),
+        "0-1"
+    );
     assert_eq!(PdnResult::BothLost.token::<I>(), "0-0");
     for token in ["2-0", "1-1", "0-2", "1-0", "0-1", "1/2-1/2", "0-0", "*"] {
         assert!(PdnResult::parse(token).is_some(), "{token}");
     }
     let game = Game::<Brazilian>::new(Position::start());
-    let text = write_game(&game, &Tags::new(), Some(PdnResult::BlackWins));
+    let text = write_game(
+        &game,
+        &Tags::new(),
+        Some(PdnResult::Game(GameResult::BlackWins)),
+    );
     assert!(
         text.contains("[GameType \"26\"]") && text.ends_with("\n0-1\n\n"),
         "{text}"
@@ -142,7 +156,7 @@ fn reads_tricky_files_game_by_game() {
     assert_eq!(games.len(), 3);
     let first = games[0].as_ref().expect("first game reads");
     assert_eq!(first.tags.get("Event"), Some("Tricky \\ file"));
-    assert_eq!(first.result, PdnResult::Draw);
+    assert_eq!(first.result, PdnResult::Game(GameResult::Draw));
     assert_eq!(
         moves_of(&first.game),
         [
@@ -161,7 +175,7 @@ fn reads_tricky_files_game_by_game() {
     let third = games[2].as_ref().expect("third game reads");
     assert_eq!(third.game.start().side(), Color::Black);
     assert_eq!(moves_of(&third.game), ["18-22", "28x17"]);
-    assert_eq!(third.result, PdnResult::WhiteWins);
+    assert_eq!(third.result, PdnResult::Game(GameResult::WhiteWins));
 }
 
 #[test]
@@ -239,7 +253,7 @@ fn empty_game_and_game_without_tags() {
     assert_eq!(game.game.ply_count(), 2);
     assert_eq!(game.result, PdnResult::Unknown);
     let game = read_game::<I>("[Result \"2-0\"]\n32-28").expect("result from the tag");
-    assert_eq!(game.result, PdnResult::WhiteWins);
+    assert_eq!(game.result, PdnResult::Game(GameResult::WhiteWins));
 }
 
 #[test]

@@ -9,7 +9,7 @@ use crate::annotate::{self, Mark, PositionReview};
 use crate::core::Color;
 use crate::diagram::{self, Arrow};
 use crate::eval::Eval;
-use crate::game::Game;
+use crate::game::{Game, GameResult};
 use crate::notation::pdn::{self, PdnResult, Tags};
 use crate::notation::{fen, text};
 use crate::player::options::Setup;
@@ -42,7 +42,7 @@ const REVIEW_THREAD_NAME: &str = "serve-review";
 
 /// What a search thread tells its tab.
 #[derive(Debug)]
-pub enum Event {
+pub enum SearchEvent {
     /// An iteration finished.
     Info {
         /// The search it belongs to.
@@ -81,11 +81,11 @@ pub enum Event {
 /// That channel holds at most one event per search, and a tab runs one search at a time, which
 /// it stops (and waits for) before it starts another.
 #[derive(Clone)]
-pub struct Events {
+pub struct SearchEvents {
     /// Iterations and progress.
     pub latest: Arc<Latest>,
     /// Final moves and reviews.
-    pub done: mpsc::UnboundedSender<Event>,
+    pub done: mpsc::UnboundedSender<SearchEvent>,
 }
 
 /// The latest iteration of each line of a tab's search and the latest progress of its review,
@@ -114,20 +114,25 @@ impl Latest {
     }
 
     /// Empties the slots: their events, line by line, then the progress.
-    pub fn take(&self) -> Vec<Event> {
+    pub fn take(&self) -> Vec<SearchEvent> {
         let mut slots = self.lock();
         let generation = slots.generation;
-        let mut events: Vec<Event> = slots
+        let mut events: Vec<SearchEvent> = slots
             .lines
             .iter_mut()
             .filter_map(Option::take)
-            .map(|info| Event::Info { generation, info })
+            .map(|info| SearchEvent::Info { generation, info })
             .collect();
-        events.extend(slots.progress.take().map(|(done, total)| Event::Progress {
-            generation,
-            done,
-            total,
-        }));
+        events.extend(
+            slots
+                .progress
+                .take()
+                .map(|(done, total)| SearchEvent::Progress {
+                    generation,
+                    done,
+                    total,
+                }),
+        );
         events
     }
 
@@ -169,7 +174,7 @@ impl Latest {
 }
 
 /// One variant's game and engine.
-pub trait Table: Send {
+pub trait TabGame: Send {
     /// The variant played.
     fn variant(&self) -> Variant;
     /// Starts a new game from the start position or a FEN (a pasted `[FEN "..."]` tag too); on
@@ -192,7 +197,7 @@ pub trait Table: Send {
     fn side_to_move(&self) -> Color;
     /// Why the game is over, if it is.
     fn result(&self) -> Option<String>;
-    /// The result when `loser` ran out of time, as [`Table::result`] words results.
+    /// The result when `loser` ran out of time, as [`TabGame::result`] words results.
     fn time_loss(&self, loser: Color) -> String;
     /// The position as the page shows it; `legal` says whether the user may move now.
     fn describe(&self, flipped: bool, legal: bool) -> BoardView;
@@ -206,7 +211,7 @@ pub trait Table: Send {
         mode: Mode,
         lines: usize,
         generation: u64,
-        events: Events,
+        events: SearchEvents,
     ) -> Thinking;
     /// Starts the review of the game followed by the moves `then` (Hub texts, as taken back) on a
     /// thread of its own: every position searched within `limits`, its progress sent as it goes,
@@ -219,34 +224,34 @@ pub trait Table: Send {
         then: &[String],
         limits: Limits,
         generation: u64,
-        events: Events,
+        events: SearchEvents,
     ) -> Result<Thinking, ServeError>;
 }
 
-/// A table for `variant` with an engine of `setup`.
+/// A game of `variant` with an engine of `setup`.
 ///
 /// # Errors
 /// When the engine's table cannot be allocated.
-pub fn new_table(variant: Variant, setup: &Setup) -> Result<Box<dyn Table>, ServeError> {
+pub fn new_tab_game(variant: Variant, setup: &Setup) -> Result<Box<dyn TabGame>, ServeError> {
     with_variant!(variant, R => {
         let engine = setup
             .engine::<R>()
             .map_err(|error| ServeError::Engine(error.to_string()))?;
-        Ok(Box::new(VariantTable::<R> {
+        Ok(Box::new(VariantGame::<R> {
             variant,
             player: Player::new(engine),
             game: Game::new(Position::start()),
-        }) as Box<dyn Table>)
+        }) as Box<dyn TabGame>)
     })
 }
 
-struct VariantTable<R: Rules> {
+struct VariantGame<R: Rules> {
     variant: Variant,
     player: Player<R, Eval>,
     game: Game<R>,
 }
 
-impl<R: Rules> VariantTable<R> {
+impl<R: Rules> VariantGame<R> {
     /// The legal moves of the current position, with the squares each passes through.
     fn legal_moves(&self) -> Vec<LegalMove> {
         let position = self.game.position();
@@ -284,7 +289,7 @@ impl<R: Rules> VariantTable<R> {
     }
 }
 
-impl<R: Rules> Table for VariantTable<R> {
+impl<R: Rules> TabGame for VariantGame<R> {
     fn variant(&self) -> Variant {
         self.variant
     }
@@ -315,7 +320,7 @@ impl<R: Rules> Table for VariantTable<R> {
         tags.set("Black", black);
         let result = lost_on_time.map(|loser| {
             tags.set("Termination", TIME_FORFEIT);
-            PdnResult::from_winner(Some(!loser))
+            PdnResult::from(GameResult::win(!loser))
         });
         pdn::write_game(&self.game, &tags, result)
     }
@@ -323,7 +328,7 @@ impl<R: Rules> Table for VariantTable<R> {
     fn play(&mut self, move_text: &str) -> Result<(), ServeError> {
         let mv = text::parse_hub(self.game.position(), move_text).map_err(|error| {
             ServeError::Move(
-                crate::lines::excerpt(move_text).to_string(),
+                crate::line_input::excerpt(move_text).to_string(),
                 error.to_string(),
             )
         })?;
@@ -349,12 +354,15 @@ impl<R: Rules> Table for VariantTable<R> {
         then: &[String],
         limits: Limits,
         generation: u64,
-        events: Events,
+        events: SearchEvents,
     ) -> Result<Thinking, ServeError> {
         let mut game = self.game.clone();
         for id in then {
             let mv = text::parse_hub(game.position(), id).map_err(|error| {
-                ServeError::Move(crate::lines::excerpt(id).to_string(), error.to_string())
+                ServeError::Move(
+                    crate::line_input::excerpt(id).to_string(),
+                    error.to_string(),
+                )
             })?;
             game.play(&mv)
                 .map_err(|error| ServeError::Move(id.clone(), error.to_string()))?;
@@ -367,7 +375,9 @@ impl<R: Rules> Table for VariantTable<R> {
                     events.latest.put_progress(generation, done, total);
                 }) {
                     // The tab may be gone: then nobody needs the review.
-                    let _ = events.done.send(Event::Reviewed { generation, review });
+                    let _ = events
+                        .done
+                        .send(SearchEvent::Reviewed { generation, review });
                 }
             }))
     }
@@ -377,15 +387,15 @@ impl<R: Rules> Table for VariantTable<R> {
     }
 
     fn result(&self) -> Option<String> {
-        self.game.result().map(|result| {
-            format!("{} {result}", result.pdn_token::<R>())
+        self.game.result().map(|end| {
+            format!("{} {end}", end.result.pdn_token::<R>())
                 .trim()
                 .to_string()
         })
     }
 
     fn time_loss(&self, loser: Color) -> String {
-        let token = PdnResult::from_winner(Some(!loser)).token::<R>();
+        let token = GameResult::win(!loser).pdn_token::<R>();
         format!("{token} {} wins: {loser} ran out of time", !loser)
     }
 
@@ -394,11 +404,11 @@ impl<R: Rules> Table for VariantTable<R> {
             let before = &self.game.positions()[self.game.ply_count() - 1];
             Arrow::of_move(before, mv)
         });
-        let options = diagram::Options {
+        let options = diagram::DiagramOptions {
             numbers: true,
             flipped,
             arrow,
-            ..diagram::Options::default()
+            ..diagram::DiagramOptions::default()
         };
         let position = self.game.position();
         BoardView {
@@ -425,7 +435,7 @@ impl<R: Rules> Table for VariantTable<R> {
         mode: Mode,
         lines: usize,
         generation: u64,
-        events: Events,
+        events: SearchEvents,
     ) -> Thinking {
         let root = Root::from_game(&self.game);
         let position = root.position;
@@ -457,7 +467,7 @@ impl<R: Rules> Table for VariantTable<R> {
             move |outcome, _source| {
                 let best = outcome.best.map(|mv| text::hub::<R>(&mv));
                 // The tab may be gone: then nobody needs the move.
-                let _ = events.done.send(Event::Done { generation, best });
+                let _ = events.done.send(SearchEvent::Done { generation, best });
             },
         )
     }
@@ -592,10 +602,10 @@ mod tests {
         assert_eq!(events.len(), MAX_LINES + 1, "{events:?}");
         for (index, event) in events.iter().enumerate() {
             match event {
-                Event::Info { generation, info } => {
+                SearchEvent::Info { generation, info } => {
                     assert_eq!((*generation, info.line, info.depth), (1, index + 1, 1_000));
                 }
-                Event::Progress { done, .. } => assert_eq!(*done, 1_000),
+                SearchEvent::Progress { done, .. } => assert_eq!(*done, 1_000),
                 other => panic!("{other:?}"),
             }
         }
@@ -605,30 +615,29 @@ mod tests {
         latest.put_info(2, info(2, 1));
         let events = latest.take();
         assert!(
-            matches!(events.as_slice(), [Event::Info { generation: 2, info }] if info.line == 2),
+            matches!(events.as_slice(), [SearchEvent::Info { generation: 2, info }] if info.line == 2),
             "{events:?}"
         );
     }
 
     #[test]
-    fn a_table_plays_and_takes_back() {
+    fn a_tab_game_plays_and_takes_back() {
         let setup = Setup {
             hash_mb: TABLE_MB,
             ..Setup::default()
         };
-        let mut table = new_table(Variant::International, &setup).expect("a table");
-        let position = table.describe(false, true);
+        let mut game = new_tab_game(Variant::International, &setup).expect("a game");
+        let position = game.describe(false, true);
         assert_eq!(position.legal.len(), 9);
         let first = position.legal[0].id.clone();
-        table.play(&first).expect("a legal move");
-        assert_eq!(table.ply_count(), 1);
-        assert!(table.play("nonsense").is_err());
-        assert_eq!(table.undo(), Some(first));
-        assert_eq!(table.undo(), None);
-        assert!(table.new_game(Some("W:W99:B1")).is_err());
-        table
-            .new_game(Some("[FEN \"W:W31:B1\"]"))
+        game.play(&first).expect("a legal move");
+        assert_eq!(game.ply_count(), 1);
+        assert!(game.play("nonsense").is_err());
+        assert_eq!(game.undo(), Some(first));
+        assert_eq!(game.undo(), None);
+        assert!(game.new_game(Some("W:W99:B1")).is_err());
+        game.new_game(Some("[FEN \"W:W31:B1\"]"))
             .expect("a FEN tag");
-        assert_eq!(table.describe(false, true).fen, "W:W31:B1");
+        assert_eq!(game.describe(false, true).fen, "W:W31:B1");
     }
 }
