@@ -51,3 +51,15 @@ pub const IIR_MIN_DEPTH: i32 = 4;
 pub const LATE_MOVE_PRUNING_MAX_DEPTH: i32 = 3;
 /// See [`LATE_MOVE_PRUNING_MAX_DEPTH`].
 pub const LATE_MOVE_PRUNING_BASE: usize = 3;
+
+/// Singular extension: at a node of this remaining depth or more whose table move has a lower
+/// bound (or exact score) from a search at most [`SINGULAR_TABLE_DEPTH`] plies shallower, the
+/// other moves are searched to half the depth against that score less
+/// [`SINGULAR_MARGIN_PER_PLY`] a ply; when none reaches it, the table move alone holds the score
+/// and is searched one ply deeper. (The technique of chess engines, e.g. Stockfish; Scan's
+/// documentation mentions none.)
+pub const SINGULAR_MIN_DEPTH: i32 = 8;
+/// See [`SINGULAR_MIN_DEPTH`].
+pub const SINGULAR_TABLE_DEPTH: i32 = 3;
+/// See [`SINGULAR_MIN_DEPTH`]; centi-men.
+pub const SINGULAR_MARGIN_PER_PLY: i32 = 6;

@@ -207,6 +207,9 @@ pub(super) struct Searcher<'s, 'a, R: Rules, E: Evaluator<R>> {
     root_depth: i32,
     /// First moves of the lines already searched at this depth (multi-PV), left out at the root.
     lines_found: Vec<Move<BitsOf<R>>>,
+    /// `singular_excluded[ply]`: the table move left out of the node at `ply` while the
+    /// singular extension searches its alternatives.
+    singular_excluded: Box<[Option<Move<BitsOf<R>>>; MAX_PLY + 1]>,
 }
 
 impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
@@ -238,6 +241,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             leaves: 0,
             root_depth: 0,
             lines_found: Vec::new(),
+            singular_excluded: Box::new([None; MAX_PLY + 1]),
         }
     }
 

@@ -117,6 +117,8 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
             return self.quiescence(node, alpha, beta, ply, threat_extensions);
         }
         self.count_node();
+        // The move a singular extension's search leaves out here, if one does.
+        let excluded = self.singular_excluded[ply];
         // The table comes before move generation: a cut-off here costs no generation. A stored
         // entry means the node was searched, so it has moves; a rule decision still wins.
         let hash = position.hash() ^ counter_key(&counters);
@@ -129,6 +131,7 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
                 static_eval = Some(Score::from(entry.eval));
             }
             if !PV
+                && excluded.is_none()
                 && i32::from(entry.depth) >= depth
                 && let Some(stored) = table_cut(&entry, alpha, beta, ply)
             {
@@ -146,6 +149,16 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
         };
         if list.is_empty() {
             return Self::no_moves_score(ply);
+        }
+        if let Some(skip) = excluded {
+            let mut kept = MoveList::new();
+            for mv in list.iter().filter(|mv| !mv.same_as(&skip)) {
+                kept.push(*mv);
+            }
+            if kept.is_empty() {
+                return alpha;
+            }
+            list = kept;
         }
         let is_capture = list[0].is_capture();
         if !ROOT && let Some(known) = Self::rule_score(node, ply) {
@@ -219,6 +232,20 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
         } else {
             depth
         };
+        // Singular extension (see SINGULAR_MIN_DEPTH): the table's score, when it qualifies.
+        let singular_score = entry
+            .filter(|entry| {
+                !ROOT
+                    && excluded.is_none()
+                    && depth >= SINGULAR_MIN_DEPTH
+                    && (ply as i32) < 2 * self.root_depth
+                    && hint.is_some()
+                    && list.len() > 1
+                    && i32::from(entry.depth) >= depth - SINGULAR_TABLE_DEPTH
+                    && entry.bound != Bound::Upper
+            })
+            .map(|entry| score::from_table(Score::from(entry.score), ply as i32))
+            .filter(|&score| !score::is_decisive(score));
         // A single legal move costs no depth.
         let next_depth = if list.len() == 1 { depth } else { depth - 1 };
         // Ordered lazily: each move is picked when its turn comes, so a cut-off spares sorting
@@ -250,6 +277,30 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
                 debug_assert!(list[index..].iter().all(|m| !m.is_promotion()));
                 break;
             }
+            let mut extension = 0;
+            if index == 0
+                && let Some(table_score) = singular_score
+                && hint.matches(&mv)
+            {
+                let singular_beta = table_score - SINGULAR_MARGIN_PER_PLY * depth;
+                self.singular_excluded[ply] = Some(mv);
+                let value = self.search::<false, false>(
+                    node,
+                    (depth - 1) / 2,
+                    singular_beta - 1,
+                    singular_beta,
+                    ply,
+                    threat_extensions,
+                );
+                self.singular_excluded[ply] = None;
+                self.pv_length[ply] = 0;
+                if self.stopped {
+                    return DRAW.min(alpha);
+                }
+                if value < singular_beta {
+                    extension = 1;
+                }
+            }
             let child = position.play(&mv);
             let child_counters = counters.after(&mv, &child);
             self.shared
@@ -265,7 +316,7 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
             let value = if index == 0 {
                 -self.search::<PV, false>(
                     &child_node,
-                    next_depth,
+                    next_depth + extension,
                     -beta,
                     -alpha,
                     ply + 1,
@@ -349,7 +400,7 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
             Bound::Upper
         };
         // A root searched without some of its moves has no true value to keep.
-        if !ROOT || !self.excluding() {
+        if (!ROOT || !self.excluding()) && excluded.is_none() {
             self.shared.table.store(
                 hash,
                 Entry {
