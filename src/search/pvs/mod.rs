@@ -78,27 +78,26 @@ pub(in crate::search) struct RootMoves<R: Rules> {
 
 impl<R: Rules> RootMoves<R> {
     pub(in crate::search) fn new(root: &Root<R>, excluded: &[Move<BitsOf<R>>]) -> Self {
-        let mut moves = root.position.legal_moves();
-        root.counters.restrict(&root.position, &mut moves);
-        let mut kept = MoveList::new();
-        for mv in moves
-            .iter()
-            .filter(|mv| !excluded.iter().any(|x| x.same_as(mv)))
-        {
-            kept.push(*mv);
-        }
-        if kept.is_empty() || kept.len() == moves.len() {
-            RootMoves {
-                moves,
-                narrowed: false,
-            }
-        } else {
-            RootMoves {
-                moves: kept,
-                narrowed: true,
-            }
+        let mut legal = root.position.legal_moves();
+        root.counters.restrict(&root.position, &mut legal);
+        let moves = without(&legal, excluded);
+        RootMoves {
+            narrowed: moves.len() < legal.len(),
+            moves,
         }
     }
+}
+
+/// `moves` less those in `left_out`, or all of `moves` when that leaves none: a root always has
+/// a move to search.
+fn without<B: BitBoard>(moves: &MoveList<B>, left_out: &[Move<B>]) -> MoveList<B> {
+    let kept = |mv: &&Move<B>| !left_out.iter().any(|x| x.same_as(mv));
+    let every = !moves.iter().any(|mv| kept(&mv));
+    let mut list = MoveList::new();
+    for mv in moves.iter().filter(|mv| every || kept(mv)) {
+        list.push(*mv);
+    }
+    list
 }
 
 /// A position in the search with its draw-rule counters.

@@ -372,14 +372,7 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
     /// The moves to search at the root: the search's root moves less the first moves of the
     /// lines already found at this depth (multi-PV), unless that leaves none.
     fn root_list(&self) -> MoveList<BitsOf<R>> {
-        let moves = &self.shared.root_moves.moves;
-        let left = |mv: &&Move<BitsOf<R>>| !self.lines_found.iter().any(|x| x.same_as(mv));
-        let every = !moves.iter().any(|mv| left(&mv));
-        let mut list = MoveList::new();
-        for mv in moves.iter().filter(|mv| every || left(mv)) {
-            list.push(*mv);
-        }
-        list
+        without(&self.shared.root_moves.moves, &self.lines_found)
     }
 
     pub(super) fn update_pv(&mut self, ply: usize, mv: Move<BitsOf<R>>) {
