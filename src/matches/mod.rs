@@ -443,11 +443,11 @@ fn stop_on_interrupt<R: Rules>(shared: &WorkerContext<'_, R>, received_all: &Ato
     }
 }
 
-/// The games a match is judged on: a sequential test's settled pairs (see `Results::settled`),
-/// otherwise every game.
+/// The games a match is judged on: a sequential test's settled pairs up to its decision (see
+/// `Results::sequential`), otherwise every game.
 fn judged(config: &MatchConfig, results: &Results) -> Results {
-    match config.sprt {
-        Some(_) => results.settled(),
+    match &config.sprt {
+        Some(sprt) => results.sequential(sprt),
         None => results.clone(),
     }
 }
@@ -562,7 +562,7 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
     let mut decided = config
         .sprt
         .as_ref()
-        .is_some_and(|sprt| sprt.decide(results.settled().llr(sprt)).is_some());
+        .is_some_and(|sprt| sprt.decide(results.sequential(sprt).llr(sprt)).is_some());
     let pending: Vec<Pairing> = schedule
         .iter()
         .filter(|p| !decided && !finished.contains(&p.number))
@@ -683,12 +683,12 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
         received_all.store(true, Ordering::Relaxed);
     });
     bar.finish_and_clear();
-    // A sequential test is judged on its settled pairs (see `Results::settled`).
+    // A sequential test is judged on its settled pairs up to its decision (see `judged`).
     let counted = judged(config, &results);
     if config.sprt.is_some() && counted.games() < results.games() {
         println!(
-            "The test counts {} games, the pairs in schedule order up to the first unfinished one; \
-             {} later games are in the PDN file only",
+            "The test counts {} games, the pairs in schedule order up to the first unfinished one \
+             or to the SPRT's decision; {} later games are in the PDN file only",
             counted.games(),
             results.games() - counted.games()
         );

@@ -82,6 +82,29 @@ impl Results {
         }
     }
 
+    /// The games a sequential test is judged on: its settled pairs (see [`Results::settled`])
+    /// up to the first pair after which the SPRT decides, that pair included. The games in
+    /// flight when the test decides still end and go to the PDN file, but they do not move the
+    /// verdict back across a bound: the test is judged where its stopping rule stopped it, and
+    /// a resumed or re-read test gives the same counts.
+    pub fn sequential(&self, sprt: &Sprt) -> Results {
+        let mut settled = self.settled();
+        let mut pair_points: BTreeMap<usize, u8> = BTreeMap::new();
+        for outcome in &settled.outcomes {
+            *pair_points.entry(outcome.pairing.pair).or_default() +=
+                outcome.half_points(0).unwrap_or_default();
+        }
+        let mut pairs = Pentanomial::default();
+        let decided_at = pair_points.iter().find_map(|(&pair, &points)| {
+            pairs.add(points);
+            sprt.decide(sprt.llr_pentanomial(&pairs)).map(|_| pair)
+        });
+        if let Some(last) = decided_at {
+            settled.outcomes.retain(|o| o.pairing.pair <= last);
+        }
+        settled
+    }
+
     /// Games finished.
     pub fn games(&self) -> usize {
         self.outcomes.len()
@@ -423,5 +446,25 @@ mod tests {
             keyword: Some("rules"),
         });
         assert_eq!(r.settled().games(), 6);
+    }
+
+    #[test]
+    fn a_sequential_test_is_judged_where_it_decided() {
+        // Wide bounds make one won pair decide: a wins both games of opening 1 (WhiteWins, then
+        // BlackWins as Black); the two draws of opening 2, in flight at the decision, would
+        // bring the LLR back inside the bounds.
+        let sprt = Sprt {
+            elo0: 0.0,
+            elo1: 400.0,
+            alpha: 0.45,
+            beta: 0.45,
+        };
+        let r = results(&[WhiteWins, BlackWins, Draw, Draw]);
+        let first = results(&[WhiteWins, BlackWins]);
+        assert!(sprt.decide(first.llr(&sprt)).is_some());
+        assert!(sprt.decide(r.llr(&sprt)).is_none());
+        let judged = r.sequential(&sprt);
+        assert_eq!(judged.games(), 2);
+        assert_eq!(judged.pentanomial(0, 1).counts, [0, 0, 0, 0, 1]);
     }
 }
