@@ -37,13 +37,29 @@ const CROSS_HALF: f64 = 0.18;
 const LIGHT_SQUARE: &str = "#f0e2c0";
 const DARK_SQUARE: &str = "#a4703f";
 const FRAME_COLOUR: &str = "#5a3a1e";
-const WHITE_PIECE: &str = "#fbfbf6";
-const BLACK_PIECE: &str = "#262626";
 const PIECE_EDGE: &str = "#111111";
-const WHITE_RIM: &str = "#b9b9b0";
-const BLACK_RIM: &str = "#5c5c5c";
-const CROWN_ON_WHITE: &str = "#c28a00";
-const CROWN_ON_BLACK: &str = "#f2c230";
+
+/// The colours of one side's pieces.
+struct PieceColours {
+    /// The disc.
+    fill: &'static str,
+    /// The ring drawn inside the disc.
+    rim: &'static str,
+    /// A king's crown.
+    crown: &'static str,
+}
+
+const WHITE_PIECES: PieceColours = PieceColours {
+    fill: "#fbfbf6",
+    rim: "#b9b9b0",
+    crown: "#c28a00",
+};
+const BLACK_PIECES: PieceColours = PieceColours {
+    fill: "#262626",
+    rim: "#5c5c5c",
+    crown: "#f2c230",
+};
+
 const NUMBER_COLOUR: &str = "#f7ead0";
 const ARROW_COLOUR: &str = "#1f7a3a";
 const ARROW_OPACITY: f64 = 0.8;
@@ -247,9 +263,9 @@ fn squares<R: Rules>(out: &mut String, layout: &Layout, numbers: bool) {
 fn pieces<R: Rules>(out: &mut String, layout: &Layout, position: &Position<R>) {
     let size = layout.size;
     for color in Color::BOTH {
-        let (fill, rim, crown, name) = match color {
-            Color::White => (WHITE_PIECE, WHITE_RIM, CROWN_ON_WHITE, "white"),
-            Color::Black => (BLACK_PIECE, BLACK_RIM, CROWN_ON_BLACK, "black"),
+        let (PieceColours { fill, rim, crown }, name) = match color {
+            Color::White => (WHITE_PIECES, "white"),
+            Color::Black => (BLACK_PIECES, "black"),
         };
         for bit in position.pieces(color).iter() {
             let (cx, cy) = layout.centre_of_bit::<R>(bit);

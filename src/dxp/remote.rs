@@ -71,7 +71,13 @@ impl RemoteEngine {
         last_seconds: u16,
         timeout: Duration,
     ) -> Result<PeerEvent, PeerError> {
-        let result = self.think_inner(start, moves, last_seconds, timeout);
+        let mut position = *start;
+        for mv in moves {
+            position = position.play(mv);
+        }
+        let result = self
+            .catch_up(&position, moves, last_seconds)
+            .and_then(|peer| peer.next_move(&position, timeout));
         match &result {
             Ok(PeerEvent::Move { .. }) => {
                 if let Some(game) = &mut self.game {
@@ -88,17 +94,15 @@ impl RemoteEngine {
         result
     }
 
-    fn think_inner(
+    /// Brings the remote engine to `position`, reached by `moves`, where it is to move: connects
+    /// if need be, and sends the opponent's last move or requests a new game (see
+    /// [`Self::think`]). Returns the connection to wait on for the reply.
+    fn catch_up(
         &mut self,
-        start: &Position<International>,
+        position: &Position<International>,
         moves: &[DxpMove],
         last_seconds: u16,
-        timeout: Duration,
-    ) -> Result<PeerEvent, PeerError> {
-        let mut position = *start;
-        for mv in moves {
-            position = position.play(mv);
-        }
+    ) -> Result<&mut DxpPeer, PeerError> {
         let color = position.side();
         if self.peer.is_none() {
             self.peer = Some(DxpPeer::connect(&self.address, &self.name)?);
@@ -119,13 +123,13 @@ impl RemoteEngine {
                 // The referee moved on to another game: end the old one first.
                 peer.end_game(EndReason::Unknown, false)?;
             }
-            peer.request_game(&position, color, self.minutes, 0)?;
+            peer.request_game(position, color, self.minutes, 0)?;
             self.game = Some(RemoteGame {
                 known: moves.len(),
                 color,
             });
         }
-        peer.next_move(&position, timeout)
+        Ok(peer)
     }
 
     /// Ends the game in progress, if any, after `moves` (the whole game), with `reason` as seen

@@ -196,25 +196,33 @@ fn turn(mask: u64) -> u64 {
     mask.reverse_bits() >> (u64::BITS - SQUARES)
 }
 
+/// Squares in a pair of rows.
+const PAIR_SQUARES: u32 = 2 * ROW_SQUARES;
+
+/// Bits a pair of rows takes in the Board10 layout: its squares and one ghost bit.
+const PAIR_BITS: u32 = PAIR_SQUARES + 1;
+
 /// Board10 bit layout (one ghost bit after every ten squares) to square space.
 #[inline(always)]
 fn to_squares(bits: u64) -> u64 {
-    let mut out = 0;
-    let mut pair = 0;
-    while pair < SQUARES / (2 * ROW_SQUARES) {
-        out |= ((bits >> (11 * pair)) & 0x3FF) << (10 * pair);
-        pair += 1;
-    }
-    out
+    repack_row_pairs(bits, PAIR_BITS, PAIR_SQUARES)
 }
 
 /// Square space to the Board10 bit layout.
 #[inline(always)]
 fn to_bits(squares: u64) -> u64 {
+    repack_row_pairs(squares, PAIR_SQUARES, PAIR_BITS)
+}
+
+/// The squares of `set`, laid out a pair of rows every `from` bits, laid out a pair of rows every
+/// `to` bits.
+#[inline(always)]
+fn repack_row_pairs(set: u64, from: u32, to: u32) -> u64 {
+    let pair_mask: u64 = (1 << PAIR_SQUARES) - 1;
     let mut out = 0;
     let mut pair = 0;
-    while pair < SQUARES / (2 * ROW_SQUARES) {
-        out |= ((squares >> (10 * pair)) & 0x3FF) << (11 * pair);
+    while pair < SQUARES / PAIR_SQUARES {
+        out |= ((set >> (from * pair)) & pair_mask) << (to * pair);
         pair += 1;
     }
     out

@@ -324,17 +324,24 @@ pub fn features<R: Rules>(
     add(layout.term(Term::Man), white_men - black_men);
     add(layout.term(Term::Advancement), advancement);
     add(layout.term(Term::Balance), skew[0].abs() - skew[1].abs());
-    add(
-        layout.term(Term::SideToMove),
-        if position.side() == Color::White {
-            1
-        } else {
-            -1
-        },
-    );
+    side_and_king_features(layout, position, &mut add);
+}
 
+/// The terms that follow the men's: the side to move, and the king terms when there are kings.
+#[inline(always)]
+fn side_and_king_features<R: Rules>(
+    layout: &Layout,
+    position: &Position<R>,
+    add: &mut impl FnMut(usize, i32),
+) {
+    let side = if position.side() == Color::White {
+        1
+    } else {
+        -1
+    };
+    add(layout.term(Term::SideToMove), side);
     if position.all_kings().any() {
-        king_features(layout, position, &mut add);
+        king_features(layout, position, add);
     }
 }
 
@@ -460,17 +467,7 @@ impl PatternWeights {
             layout.term(Term::Balance),
             skew(white, white_men).abs() - skew(black, black_men).abs(),
         );
-        add(
-            layout.term(Term::SideToMove),
-            if position.side() == Color::White {
-                1
-            } else {
-                -1
-            },
-        );
-        if position.all_kings().any() {
-            king_features(layout, position, &mut add);
-        }
+        side_and_king_features(layout, position, &mut add);
         let tempo = white_rows + (ROWS as i32 - 1) * black_men - black_rows;
         let stage = (FULL_TEMPO - tempo).clamp(0, FULL_TEMPO);
         debug_assert_eq!(stage, phase(position));

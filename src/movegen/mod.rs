@@ -262,7 +262,6 @@ fn quiet_moves<R: Rules, const WHITE: bool>(
     sides: &Sides<BitsOf<R>>,
     list: &mut MoveList<BitsOf<R>>,
 ) {
-    let no_capture = BitsOf::<R>::EMPTY;
     if R::ORTHOGONAL_MOVES {
         orthogonal_quiet_moves::<R, WHITE>(sides, list);
     }
@@ -271,29 +270,11 @@ fn quiet_moves<R: Rules, const WHITE: bool>(
     }
     for direction in forward(WHITE) {
         let delta = R::Geometry::delta(direction);
-        let targets = sides.men.shift(delta) & sides.empty;
-        for to in targets.iter() {
-            let from = (to as i32 - delta) as u32;
-            let flags = if sides.promotion_row.has(to) {
-                Move::<BitsOf<R>>::PROMOTION
-            } else {
-                0
-            };
-            list.push(Move::new(from, to, no_capture, flags));
-        }
+        push_man_steps::<R>(sides, sides.men.shift(delta) & sides.empty, delta, list);
     }
-    for from in sides.kings.iter() {
-        for direction in Direction::ALL {
-            let targets = if R::FLYING_KINGS {
-                king_reach::<R::Geometry>(from, direction, sides.empty)
-            } else {
-                BitsOf::<R>::bit(from).shift(R::Geometry::delta(direction)) & sides.empty
-            };
-            for to in targets.iter() {
-                list.push(Move::new(from, to, no_capture, Move::<BitsOf<R>>::KING));
-            }
-        }
-    }
+    king_quiet_moves::<R, Direction>(sides, list, |king, direction| {
+        king.shift(R::Geometry::delta(direction)) & sides.empty
+    });
 }
 
 /// The quiet moves along rows and columns (Turkish): men one square forward or sideways, kings
@@ -303,28 +284,58 @@ fn orthogonal_quiet_moves<R: Rules, const WHITE: bool>(
     sides: &Sides<BitsOf<R>>,
     list: &mut MoveList<BitsOf<R>>,
 ) {
-    let no_capture = BitsOf::<R>::EMPTY;
     for direction in orthogonal_forward(WHITE) {
         let delta = R::Geometry::orthogonal_delta(direction);
-        for to in orthogonal_step::<R::Geometry>(sides.men, direction, sides.empty).iter() {
-            let from = (to as i32 - delta) as u32;
-            let flags = if sides.promotion_row.has(to) {
-                Move::<BitsOf<R>>::PROMOTION
-            } else {
-                0
-            };
-            list.push(Move::new(from, to, no_capture, flags));
-        }
+        let targets = orthogonal_step::<R::Geometry>(sides.men, direction, sides.empty);
+        push_man_steps::<R>(sides, targets, delta, list);
     }
+    king_quiet_moves::<R, Orthogonal>(sides, list, |king, direction| {
+        orthogonal_step::<R::Geometry>(king, direction, sides.empty)
+    });
+}
+
+/// The steps of men to `targets`, each from the square `delta` bits before it; a step onto the
+/// promotion row crowns.
+#[inline(always)]
+fn push_man_steps<R: Rules>(
+    sides: &Sides<BitsOf<R>>,
+    targets: BitsOf<R>,
+    delta: i32,
+    list: &mut MoveList<BitsOf<R>>,
+) {
+    for to in targets.iter() {
+        let from = (to as i32 - delta) as u32;
+        let flags = if sides.promotion_row.has(to) {
+            Move::<BitsOf<R>>::PROMOTION
+        } else {
+            0
+        };
+        list.push(Move::new(from, to, BitsOf::<R>::EMPTY, flags));
+    }
+}
+
+/// The quiet moves of the kings along the directions of `D`: any distance for flying kings,
+/// otherwise the single square `step` gives from a king's bit.
+#[inline(always)]
+fn king_quiet_moves<R: Rules, D: DirectionFamily>(
+    sides: &Sides<BitsOf<R>>,
+    list: &mut MoveList<BitsOf<R>>,
+    step: impl Fn(BitsOf<R>, D) -> BitsOf<R>,
+) {
     for from in sides.kings.iter() {
-        for direction in Orthogonal::ALL {
+        for direction in D::ALL {
             let targets = if R::FLYING_KINGS {
                 king_reach::<R::Geometry>(from, direction, sides.empty)
             } else {
-                orthogonal_step::<R::Geometry>(BitsOf::<R>::bit(from), direction, sides.empty)
+                step(BitsOf::<R>::bit(from), direction)
             };
             for to in targets.iter() {
-                list.push(Move::new(from, to, no_capture, Move::<BitsOf<R>>::KING));
+                list.push(Move::new(
+                    from,
+                    to,
+                    BitsOf::<R>::EMPTY,
+                    Move::<BitsOf<R>>::KING,
+                ));
             }
         }
     }

@@ -1,8 +1,9 @@
 //! Brazilian draughts: the international (FMJD) rules played on the 8x8 board with 12 men each
 //! (Confederação Brasileira de Damas; PDN GameType 26, `26,W,8,8,A0,0`).
 
-use super::international::{FMJD_DRAW_RULES, INTERNATIONAL_RULES};
-use super::{Corner, Notation, ResultForm, RuleSet, Rules};
+use super::eight_by_eight::EIGHT_BY_EIGHT_RULES;
+use super::international::FMJD_DRAW_RULES;
+use super::{RuleSet, Rules};
 use crate::core::Board8;
 
 /// Brazilian draughts on the 8x8 board.
@@ -14,16 +15,10 @@ impl Rules for Brazilian {
     const RULES: RuleSet = RuleSet {
         name: "brazilian",
         pdn_game_type: Some("26"),
-        // 12 men each on the first three rows (White a1-h3).
-        start_fen: "W:W21-32:B1-12",
-        max_pieces_per_side: 12,
         // The FMJD draw articles 6.1-6.4, which the Brazilian confederation's international-rules
         // game shares. lidraughts instead applies the Russian endings (its Brazilian.scala reuses
         // Russian.maxDrawingMoves); the two agree on repetition and on two pieces against a king.
         draw_rules: FMJD_DRAW_RULES,
-        // Algebraic, `a1` in White's bottom-left corner (PDN `A0`).
-        notation: Notation::Algebraic(Corner::BottomLeft),
-        result_form: ResultForm::Default,
-        ..INTERNATIONAL_RULES
+        ..EIGHT_BY_EIGHT_RULES
     };
 }

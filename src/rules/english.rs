@@ -2,10 +2,8 @@
 //! American Checker Federation (usacheckers.com "Official rules of checkers", as cited by dctl
 //! checkers.hpp; PDN GameType 21, `21,B,8,8,N1,0`).
 
-use super::international::INTERNATIONAL_RULES;
-use super::{
-    CapturePrecedence, Corner, DrawRules, NO_DRAW_RULES, Notation, ResultForm, RuleSet, Rules,
-};
+use super::eight_by_eight::EIGHT_BY_EIGHT_RULES;
+use super::{CapturePrecedence, Corner, DrawRules, Notation, REPETITION_ONLY, RuleSet, Rules};
 use crate::core::{Board8, Color};
 
 /// English draughts on the 8x8 board.
@@ -19,9 +17,8 @@ impl Rules for English {
         pdn_game_type: Some("21"),
         // Black (the dark pieces) moves first.
         first_mover: Color::Black,
-        // 12 men each; Black on 1-12, White on 21-32.
+        // Black on 1-12, White on 21-32, Black to move.
         start_fen: "B:W21-32:B1-12",
-        max_pieces_per_side: 12,
         // Men move and capture forwards only.
         men_capture_backwards: false,
         // Kings move and capture one square at a time, in all four directions.
@@ -35,13 +32,11 @@ impl Rules for English {
         // "40-move rule" of the ACF/EDA rules as cited by dctl; lidraughts English.scala likewise
         // draws after 40 moves each without capture or promotion).
         draw_rules: DrawRules {
-            repetitions: Some(3),
             king_moves: Some(40),
-            ..NO_DRAW_RULES
+            ..REPETITION_ONLY
         },
         // Numbers 1-32 from Black's bottom-right corner: 1 = b8 (seen from White), 32 = g1.
         notation: Notation::Numeric(Corner::BottomRight),
-        result_form: ResultForm::Default,
-        ..INTERNATIONAL_RULES
+        ..EIGHT_BY_EIGHT_RULES
     };
 }

@@ -21,8 +21,8 @@
 //! they are jumped. Numbering, for both: 1-32 as in English draughts (ludomax.de: "Diese werden
 //! als 1-32 bezeichnet"), Black on 1-12. There is no PDN GameType.
 
-use super::international::INTERNATIONAL_RULES;
-use super::{CapturePrecedence, Corner, Notation, REPETITION_ONLY, ResultForm, RuleSet, Rules};
+use super::eight_by_eight::EIGHT_BY_EIGHT_RULES;
+use super::{CapturePrecedence, Corner, Notation, REPETITION_ONLY, RuleSet, Rules};
 use crate::core::{Board8, Color};
 
 /// German draughts on the 8x8 board, as the given variant table states it.
@@ -35,9 +35,6 @@ const GERMAN_RULES: RuleSet = RuleSet {
     pdn_game_type: None,
     // The table lists White as the first player.
     first_mover: Color::White,
-    // 12 men each on the first three rows; Black on 1-12.
-    start_fen: "W:W21-32:B1-12",
-    max_pieces_per_side: 12,
     men_capture_backwards: false,
     // Long-range kings, capturing as international kings do.
     flying_kings: true,
@@ -52,8 +49,7 @@ const GERMAN_RULES: RuleSet = RuleSet {
     // Numbers 1-32 as in English draughts, 1 = b8 and 32 = g1: counted from the top-left corner
     // seen from White, who moves first here.
     notation: Notation::Numeric(Corner::TopLeft),
-    result_form: ResultForm::Default,
-    ..INTERNATIONAL_RULES
+    ..EIGHT_BY_EIGHT_RULES
 };
 
 impl Rules for German {

@@ -3,10 +3,8 @@
 //! numbers as cited by dctl italian.hpp; the FID "10 regole" summary on federdama.org states the
 //! same capture order). PDN GameType 22, `22,W,8,8,N2,1`.
 
-use super::international::INTERNATIONAL_RULES;
-use super::{
-    CapturePrecedence, Corner, DrawRules, NO_DRAW_RULES, Notation, ResultForm, RuleSet, Rules,
-};
+use super::eight_by_eight::EIGHT_BY_EIGHT_RULES;
+use super::{CapturePrecedence, Corner, DrawRules, NO_DRAW_RULES, Notation, RuleSet, Rules};
 use crate::core::{Board8, Color};
 
 /// Italian draughts on the 8x8 board.
@@ -20,9 +18,6 @@ impl Rules for Italian {
         pdn_game_type: Some("22"),
         // Art. 3.4: White makes the first move.
         first_mover: Color::White,
-        // Art. 2.6: Black on 1-12, White on 21-32.
-        start_fen: "W:W21-32:B1-12",
-        max_pieces_per_side: 12,
         // Art. 5.3(a): a man captures forwards only.
         men_capture_backwards: false,
         // Art. 5.3(b): a man may not capture a king.
@@ -48,7 +43,6 @@ impl Rules for Italian {
         // playing square.
         notation: Notation::Numeric(Corner::TopLeft),
         mirrored_board: true,
-        result_form: ResultForm::Default,
-        ..INTERNATIONAL_RULES
+        ..EIGHT_BY_EIGHT_RULES
     };
 }

@@ -5,6 +5,7 @@
 //! Each constant cites the article of the rulebook it encodes. A variant is a rules description:
 //! the flags below plus its numbering, start position and draw rules.
 
+mod eight_by_eight;
 pub mod numbering;
 
 pub use numbering::{Corner, Notation};

@@ -1,10 +1,8 @@
 //! American pool checkers: the American Pool Checkers Association rules (as cited by dctl
 //! pool.hpp; PDN GameType 23, `23,B,8,8,N1,0`).
 
-use super::international::INTERNATIONAL_RULES;
-use super::{
-    CapturePrecedence, Corner, DrawRules, NO_DRAW_RULES, Notation, ResultForm, RuleSet, Rules,
-};
+use super::eight_by_eight::EIGHT_BY_EIGHT_RULES;
+use super::{CapturePrecedence, Corner, DrawRules, Notation, REPETITION_ONLY, RuleSet, Rules};
 use crate::core::{Board8, Color};
 
 /// Moves of the side with three kings against a lone king before the game is drawn.
@@ -21,9 +19,8 @@ impl Rules for Pool {
         pdn_game_type: Some("23"),
         // Black moves first (APCA; the "unified pool" rules of PDN `23,W,...` let White start).
         first_mover: Color::Black,
-        // 12 men each; Black on 1-12.
+        // Black on 1-12, Black to move.
         start_fen: "B:W21-32:B1-12",
-        max_pieces_per_side: 12,
         // Men capture forwards and backwards.
         men_capture_backwards: true,
         // Kings move and capture over any distance.
@@ -40,13 +37,11 @@ impl Rules for Pool {
         // of 30 reversible moves under the same art. 26 is left out: its unit (moves or plies) and
         // its text are unverified.
         draw_rules: DrawRules {
-            repetitions: Some(3),
             kings_against_king: Some(POOL_KINGS_AGAINST_KING_MOVES),
-            ..NO_DRAW_RULES
+            ..REPETITION_ONLY
         },
         // Numbers 1-32 from Black's bottom-right corner: 1 = b8, 32 = g1 (PDN `N1` seen from Black).
         notation: Notation::Numeric(Corner::BottomRight),
-        result_form: ResultForm::Default,
-        ..INTERNATIONAL_RULES
+        ..EIGHT_BY_EIGHT_RULES
     };
 }

@@ -3,11 +3,8 @@
 //! Russian.scala and dctl russian.hpp; PDN GameType 25, `25,W,8,8,A0,0`, captures written with
 //! `:`).
 
-use super::international::INTERNATIONAL_RULES;
-use super::{
-    CapturePrecedence, Corner, DrawRules, NO_DRAW_RULES, Notation, PieceCountLimit, ResultForm,
-    RuleSet, Rules,
-};
+use super::eight_by_eight::EIGHT_BY_EIGHT_RULES;
+use super::{CapturePrecedence, DrawRules, PieceCountLimit, REPETITION_ONLY, RuleSet, Rules};
 use crate::core::{Board8, Color};
 
 /// The draw rules of art. 7.2 (fmjd64.org "Rules of the game", as quoted in
@@ -27,7 +24,6 @@ use crate::core::{Board8, Color};
 /// Two kings and a man or a king and two men against a lone king off the long diagonal have no
 /// article of their own: 7.2.6 (4 pieces, 30 moves) and 7.2.5 govern them.
 const RUSSIAN_DRAW_RULES: DrawRules = DrawRules {
-    repetitions: Some(3),
     king_moves: Some(15),
     two_against_king: Some(5),
     kings_against_king: Some(15),
@@ -44,7 +40,7 @@ const RUSSIAN_DRAW_RULES: DrawRules = DrawRules {
             moves: 60,
         },
     ],
-    ..NO_DRAW_RULES
+    ..REPETITION_ONLY
 };
 
 /// Russian draughts on the 8x8 board.
@@ -58,9 +54,6 @@ impl Rules for Russian {
         pdn_game_type: Some("25"),
         // White moves first.
         first_mover: Color::White,
-        // 12 men each on the first three rows (White a1-h3).
-        start_fen: "W:W21-32:B1-12",
-        max_pieces_per_side: 12,
         // Men capture forwards and backwards.
         men_capture_backwards: true,
         // Kings move and capture over any distance.
@@ -71,10 +64,7 @@ impl Rules for Russian {
         // as a king (rule 1.5.15 as cited by dctl).
         crown_during_capture: true,
         draw_rules: RUSSIAN_DRAW_RULES,
-        // Algebraic, `a1` in White's bottom-left corner (PDN `A0`).
-        notation: Notation::Algebraic(Corner::BottomLeft),
         capture_separator: ':',
-        result_form: ResultForm::Default,
-        ..INTERNATIONAL_RULES
+        ..EIGHT_BY_EIGHT_RULES
     };
 }

@@ -5,10 +5,8 @@
 //! each player's right, so a1 is not a playing square; squares are numbered from White's
 //! bottom-right corner (PDN GameTypes 24 and 28, `N1,1`; White on 1-12).
 
-use super::international::INTERNATIONAL_RULES;
-use super::{
-    CapturePrecedence, Corner, DrawRules, NO_DRAW_RULES, Notation, ResultForm, RuleSet, Rules,
-};
+use super::eight_by_eight::EIGHT_BY_EIGHT_RULES;
+use super::{CapturePrecedence, Corner, DrawRules, Notation, REPETITION_ONLY, RuleSet, Rules};
 use crate::core::Board8;
 
 /// The Portuguese draw rules (Federação Portuguesa de Damas, "Regras Damas Clássicas", art. 3.2):
@@ -23,9 +21,8 @@ use crate::core::Board8;
 ///   about the lone king).
 /// * 3.2.c, threefold repetition.
 const PORTUGUESE_DRAW_RULES: DrawRules = DrawRules {
-    repetitions: Some(3),
     capture_free_moves: Some(PORTUGUESE_CAPTURE_FREE_MOVES),
-    ..NO_DRAW_RULES
+    ..REPETITION_ONLY
 };
 
 /// Art. 3.2.a: moves by each player without a capture that draw the game.
@@ -41,7 +38,6 @@ const PORTUGUESE_RULES: RuleSet = RuleSet {
     pdn_game_type: Some("28"),
     // White on 1-12, Black on 21-32.
     start_fen: "W:W1-12:B21-32",
-    max_pieces_per_side: 12,
     // Men capture forwards only.
     men_capture_backwards: false,
     // The most pieces; among those, the most kings.
@@ -50,8 +46,7 @@ const PORTUGUESE_RULES: RuleSet = RuleSet {
     // Numbers 1-32 from White's bottom-right corner (h1), right to left, row by row.
     notation: Notation::Numeric(Corner::BottomRight),
     mirrored_board: true,
-    result_form: ResultForm::Default,
-    ..INTERNATIONAL_RULES
+    ..EIGHT_BY_EIGHT_RULES
 };
 
 impl Rules for Portuguese {

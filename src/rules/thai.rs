@@ -4,8 +4,8 @@
 //! removed as they are jumped, men capturing forwards only, no majority rule, Black starts (PDN
 //! GameType 31, `31,B,8,8,N2,0`, squares numbered from Black's side, captures written with `-`).
 
-use super::international::INTERNATIONAL_RULES;
-use super::{CapturePrecedence, Corner, Notation, REPETITION_ONLY, ResultForm, RuleSet, Rules};
+use super::eight_by_eight::EIGHT_BY_EIGHT_RULES;
+use super::{CapturePrecedence, Corner, Notation, REPETITION_ONLY, RuleSet, Rules};
 use crate::core::{Board8, Color};
 
 /// Thai draughts on the 8x8 board.
@@ -32,7 +32,6 @@ impl Rules for Thai {
         // Numbers 1-32 from Black's top-left corner: 1 = g1, 4 = a1, 32 = b8.
         notation: Notation::Numeric(Corner::TopLeft),
         capture_separator: '-',
-        result_form: ResultForm::Default,
-        ..INTERNATIONAL_RULES
+        ..EIGHT_BY_EIGHT_RULES
     };
 }

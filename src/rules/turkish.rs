@@ -14,8 +14,8 @@
 //! bots use: the man goes on capturing as a man (sideways along the far row) and is crowned when
 //! the capture ends there.
 
-use super::international::INTERNATIONAL_RULES;
-use super::{Corner, DrawRules, NO_DRAW_RULES, Notation, ResultForm, RuleSet, Rules};
+use super::eight_by_eight::EIGHT_BY_EIGHT_RULES;
+use super::{DrawRules, NO_DRAW_RULES, RuleSet, Rules};
 use crate::core::Board8Full;
 
 /// Occurrences of a position, with the same player to move, that draw the game.
@@ -68,8 +68,6 @@ impl Rules for Turkish {
         // See the module text: the man goes on as a man.
         crown_during_capture: false,
         draw_rules: TURKISH_DRAW_RULES,
-        notation: Notation::Algebraic(Corner::BottomLeft),
-        result_form: ResultForm::Default,
-        ..INTERNATIONAL_RULES
+        ..EIGHT_BY_EIGHT_RULES
     };
 }

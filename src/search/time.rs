@@ -151,6 +151,18 @@ mod tests {
         }
     }
 
+    /// A game phase halfway between the opening (0) and the endgame (1).
+    const MID_GAME: f64 = 0.5;
+
+    /// The manager of a fixed time a move, in mid-game.
+    fn fixed_move_time(move_time: Duration) -> TimeManager {
+        let limits = Limits {
+            move_time: Some(move_time),
+            ..Limits::default()
+        };
+        TimeManager::new(&limits, MID_GAME, false)
+    }
+
     #[test]
     fn never_plans_past_the_clock() {
         for (time, increment) in [(1.0, 0.1), (0.2, 0.1), (0.05, 0.0), (60.0, 0.0), (0.0, 0.0)] {
@@ -169,27 +181,13 @@ mod tests {
         let sudden = TimeManager::new(&clock(60.0, 0.0, None), 0.0, false);
         let last_move = TimeManager::new(&clock(60.0, 0.0, Some(1)), 0.0, false);
         assert!(last_move.target() > sudden.target());
-        let fixed = TimeManager::new(
-            &Limits {
-                move_time: Some(Duration::from_secs(1)),
-                ..Limits::default()
-            },
-            0.5,
-            false,
-        );
+        let fixed = fixed_move_time(Duration::from_secs(1));
         assert_eq!(fixed.hard(), Some(Duration::from_millis(950)));
         assert_eq!(fixed.target(), None);
         assert!(!fixed.should_stop_between_iterations(Duration::from_millis(940)));
         assert!(fixed.should_stop_between_iterations(Duration::from_millis(980)));
         // A short move time keeps a proportional reserve, not the fixed one.
-        let fast = TimeManager::new(
-            &Limits {
-                move_time: Some(Duration::from_millis(100)),
-                ..Limits::default()
-            },
-            0.5,
-            false,
-        );
+        let fast = fixed_move_time(Duration::from_millis(100));
         assert_eq!(fast.hard(), Some(Duration::from_millis(95)));
     }
 }

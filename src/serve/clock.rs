@@ -126,11 +126,17 @@ mod tests {
         increment: Duration::from_secs(2),
     };
 
+    /// The clocks of a game whose `side` started thinking at `start`.
+    fn running_since(side: Color, start: Instant) -> Clocks {
+        let mut clocks = Clocks::new(CONTROL);
+        clocks.run(side, start);
+        clocks
+    }
+
     #[test]
     fn a_move_charges_its_time_and_earns_the_increment() {
         let start = Instant::now();
-        let mut clocks = Clocks::new(CONTROL);
-        clocks.run(Color::White, start);
+        let mut clocks = running_since(Color::White, start);
         let later = start + Duration::from_secs(10);
         assert_eq!(clocks.left(Color::White, later), Duration::from_secs(50));
         assert!(clocks.moved(later));
@@ -148,8 +154,7 @@ mod tests {
     #[test]
     fn a_side_out_of_time_loses_and_its_move_is_refused() {
         let start = Instant::now();
-        let mut clocks = Clocks::new(CONTROL);
-        clocks.run(Color::Black, start);
+        let mut clocks = running_since(Color::Black, start);
         let late = start + Duration::from_secs(61);
         assert!(!clocks.moved(late));
         assert_eq!(clocks.flagged(), Some(Color::Black));
@@ -163,8 +168,7 @@ mod tests {
     #[test]
     fn a_pause_charges_no_increment() {
         let start = Instant::now();
-        let mut clocks = Clocks::new(CONTROL);
-        clocks.run(Color::White, start);
+        let mut clocks = running_since(Color::White, start);
         clocks.run(Color::Black, start + Duration::from_secs(3));
         assert_eq!(clocks.left(Color::White, start), Duration::from_secs(57));
         clocks.pause(start + Duration::from_secs(4));
