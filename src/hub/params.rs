@@ -160,7 +160,7 @@ fn set_eval(params: &mut Params, name: &str, file: &str) -> Result<bool, String>
 }
 
 /// Every parameter, in the order the Hub announces them.
-pub(crate) const PARAMS: [Param; 15] = [
+pub(crate) const PARAMS: &[Param] = &[
     Param {
         name: "variant",
         kind: Kind::Choice(|| Variant::ALL.iter().map(|v| v.hub_name()).collect()),
@@ -387,7 +387,7 @@ mod tests {
     #[test]
     fn every_parameter_reads_back_what_it_announces() {
         let params = Params::default();
-        for param in &PARAMS {
+        for param in PARAMS {
             assert!(!param.help.is_empty(), "{}", param.name);
             if !param.announced {
                 continue;
