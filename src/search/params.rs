@@ -23,8 +23,13 @@ pub const LMR_DIVISOR: f64 = 1.2;
 /// Times in a quiescence line that a capture threat against the side to move is answered with a
 /// one-ply full-width search instead of standing pat.
 pub const QUIESCENCE_THREAT_EXTENSIONS: i32 = 2;
-/// Upper bound of the history scores (they are scaled down when they approach it).
-pub const HISTORY_LIMIT: i32 = 1 << 20;
+/// Bound of the history scores. A move's score moves toward it by each reward (and toward its
+/// negative by each penalty) in proportion to the distance left, so a score is a running success
+/// rate that recent results outweigh, rather than a sum of all results ever ("history gravity",
+/// as in Stockfish's history updates).
+pub const HISTORY_MAX: i32 = 1 << 14;
+/// Largest reward or penalty of one update (depth² from depth 32 on is capped by it).
+pub const HISTORY_BONUS_CAP: i32 = 1 << 10;
 /// History scores carried from one search to the next (the next move of the game) are divided
 /// by this.
 pub const HISTORY_AGE_DIVISOR: i32 = 4;

@@ -44,19 +44,15 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = *mv;
         }
-        let bonus = depth * depth;
+        let bonus = (depth * depth).min(HISTORY_BONUS_CAP);
         let table = &mut self.history[side];
-        table[usize::from(mv.from)][usize::from(mv.to)] += bonus;
+        pull(&mut table[usize::from(mv.from)][usize::from(mv.to)], bonus);
         for other in tried {
             if !other.is_capture() {
-                table[usize::from(other.from)][usize::from(other.to)] -= bonus;
-            }
-        }
-        if table[usize::from(mv.from)][usize::from(mv.to)].abs() > HISTORY_LIMIT {
-            for row in table.iter_mut() {
-                for value in row.iter_mut() {
-                    *value /= 2;
-                }
+                pull(
+                    &mut table[usize::from(other.from)][usize::from(other.to)],
+                    -bonus,
+                );
             }
         }
     }
@@ -88,6 +84,13 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
             });
         }
     }
+}
+
+/// Moves a history score toward `HISTORY_MAX` (a positive `bonus`) or `-HISTORY_MAX` (a
+/// negative one) by `bonus` scaled by the distance left: the score stays within the bound.
+#[inline]
+fn pull(score: &mut i32, bonus: i32) {
+    *score += bonus - *score * bonus.abs() / HISTORY_MAX;
 }
 
 /// Moves the move of highest key among `moves[index..]` (the first of equals) to `index`, the
