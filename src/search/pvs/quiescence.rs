@@ -64,10 +64,18 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
             self.leaves += 1;
             // Stand pat: the static evaluation the table kept for this position, if any, is the
             // same number computed again.
-            return match entry {
+            let stand = match entry {
                 Some(entry) if entry.eval != NO_EVAL => Score::from(entry.eval),
                 _ => self.shared.evaluator.evaluate(position),
             };
+            if stand >= beta
+                || threat_extensions >= QUIESCENCE_THREAT_EXTENSIONS
+                || R::GOAL != Goal::Standard
+                || position.all_kings().any()
+            {
+                return stand;
+            }
+            return self.shots(node, stand, alpha, beta, ply, threat_extensions);
         }
         let mut list = MoveList::new();
         movegen::generate_captures(position, &mut list);
@@ -84,6 +92,51 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
                 counters: child_counters,
             };
             let value = -self.quiescence(&child_node, -beta, -alpha, ply + 1, threat_extensions);
+            if self.stopped {
+                return best.max(DRAW.min(alpha));
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// A quiet position below beta, men only: besides standing pat, the side to move may offer
+    /// a capture (an exchange or a sacrifice that gains tempo or opens a line, the start of
+    /// most combinations). Each such move is resolved by quiescence, the captures it forces
+    /// included; the line's budget of extensions bounds how often this happens in it.
+    fn shots(
+        &mut self,
+        node: &Node<R>,
+        stand: Score,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        threat_extensions: i32,
+    ) -> Score {
+        let (position, counters) = (&node.position, node.counters);
+        let mut best = stand;
+        alpha = alpha.max(stand);
+        let mut list = MoveList::new();
+        movegen::generate(position, &mut list);
+        for mv in list.iter() {
+            let child = position.play(mv);
+            if !child.has_capture() {
+                continue;
+            }
+            let child_node = Node {
+                position: child,
+                counters: counters.after(mv, &child),
+            };
+            let value =
+                -self.quiescence(&child_node, -beta, -alpha, ply + 1, threat_extensions + 1);
             if self.stopped {
                 return best.max(DRAW.min(alpha));
             }
