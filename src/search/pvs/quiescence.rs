@@ -69,7 +69,7 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
                 _ => self.shared.evaluator.evaluate(position),
             };
             if stand >= beta
-                || threat_extensions >= QUIESCENCE_THREAT_EXTENSIONS
+                || threat_extensions > 0
                 || R::GOAL != Goal::Standard
                 || position.all_kings().any()
             {
