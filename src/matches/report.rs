@@ -89,16 +89,14 @@ impl Results {
     /// a resumed or re-read test gives the same counts.
     pub fn sequential(&self, sprt: &Sprt) -> Results {
         let mut settled = self.settled();
-        let mut pair_points: BTreeMap<usize, u8> = BTreeMap::new();
-        for outcome in &settled.outcomes {
-            *pair_points.entry(outcome.pairing.pair).or_default() +=
-                outcome.half_points(0).unwrap_or_default();
-        }
         let mut pairs = Pentanomial::default();
-        let decided_at = pair_points.iter().find_map(|(&pair, &points)| {
-            pairs.add(points);
-            sprt.decide(sprt.llr_pentanomial(&pairs)).map(|_| pair)
-        });
+        let decided_at = settled
+            .complete_pairs(0, 1)
+            .into_iter()
+            .find_map(|(pair, points)| {
+                pairs.add(points);
+                sprt.decide(sprt.llr_pentanomial(&pairs)).map(|_| pair)
+            });
         if let Some(last) = decided_at {
             settled.outcomes.retain(|o| o.pairing.pair <= last);
         }
@@ -131,6 +129,16 @@ impl Results {
 
     /// The complete pairs (both games of an opening) of `engine` against `opponent`.
     pub fn pentanomial(&self, engine: usize, opponent: usize) -> Pentanomial {
+        let mut pentanomial = Pentanomial::default();
+        for (_, points) in self.complete_pairs(engine, opponent) {
+            pentanomial.add(points);
+        }
+        pentanomial
+    }
+
+    /// The complete pairs of `engine` against `opponent` in schedule order: each pair's number
+    /// and `engine`'s half-points in its two games.
+    fn complete_pairs(&self, engine: usize, opponent: usize) -> Vec<(usize, u8)> {
         let mut pairs: BTreeMap<usize, (u8, u8)> = BTreeMap::new();
         for outcome in &self.outcomes {
             let p = outcome.pairing;
@@ -143,13 +151,11 @@ impl Results {
             entry.0 += 1;
             entry.1 += outcome.half_points(engine).unwrap_or_default();
         }
-        let mut pentanomial = Pentanomial::default();
-        for (games, points) in pairs.values() {
-            if *games == 2 {
-                pentanomial.add(*points);
-            }
-        }
-        pentanomial
+        pairs
+            .into_iter()
+            .filter(|(_, (games, _))| *games == 2)
+            .map(|(pair, (_, points))| (pair, points))
+            .collect()
     }
 
     /// The Elo of `engine` against `opponent`: pentanomial when all its games are in complete
