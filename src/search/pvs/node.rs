@@ -227,6 +227,15 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
         self.order_keys(&list, hint, ply, position.side(), &mut keys);
         pick(list.as_mut_slice(), keys.as_mut_slice(), 0);
 
+        // Futility: a quiet node this far below alpha near the horizon searches only the moves
+        // that may change the material balance (see FUTILITY_MAX_DEPTH).
+        let futile =
+            !PV && !is_capture && depth <= FUTILITY_MAX_DEPTH && !score::is_decisive(alpha) && {
+                let eval =
+                    *static_eval.get_or_insert_with(|| self.shared.evaluator.evaluate(position));
+                eval + FUTILITY_MARGIN * depth <= alpha
+            };
+
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = list[0];
@@ -251,6 +260,9 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
                 break;
             }
             let child = position.play(&mv);
+            if futile && index > 0 && !mv.is_promotion() && !child.has_capture() {
+                continue;
+            }
             let child_counters = counters.after(&mv, &child);
             self.shared
                 .table
