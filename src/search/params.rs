@@ -30,7 +30,7 @@ pub const HISTORY_LIMIT: i32 = 1 << 20;
 pub const HISTORY_AGE_DIVISOR: i32 = 4;
 /// Reverse futility pruning: a quiet non-PV node at this depth or less whose static evaluation
 /// beats beta by the margin is cut.
-pub const REVERSE_FUTILITY_MAX_DEPTH: i32 = 3;
+pub const REVERSE_FUTILITY_MAX_DEPTH: i32 = 5;
 /// Reverse futility margin per ply of remaining depth, in centi-men.
 pub const REVERSE_FUTILITY_MARGIN: i32 = 90;
 
