@@ -55,6 +55,6 @@ pub const LATE_MOVE_PRUNING_BASE: usize = 3;
 /// make whose static evaluation lies [`FUTILITY_MARGIN`] a ply below alpha, the quiet moves
 /// after the first are not searched, unless they give the opponent a capture (an exchange or a
 /// shot, whose outcome the evaluation does not see).
-pub const FUTILITY_MAX_DEPTH: i32 = 2;
+pub const FUTILITY_MAX_DEPTH: i32 = 3;
 /// See [`FUTILITY_MAX_DEPTH`]; in centi-men per ply of remaining depth.
 pub const FUTILITY_MARGIN: i32 = 80;
