@@ -125,8 +125,18 @@ pub const BLOCKS_4X6: Layout = Layout {
     own_block_rows: &[4],
 };
 
+/// The 4x6 blocks and, besides them, 4 blocks of 4 files x 6 rows at row 2 (the middle six
+/// rows, where the two halves of the 4x6 layout only overlap): 8 tables, twice the weights of
+/// 4x6 for the part of the board where the middle game is decided.
+pub const BLOCKS_4X6M: Layout = Layout {
+    id: 3,
+    name: "4x6m",
+    block_rows: 6,
+    own_block_rows: &[4, 2],
+};
+
 /// Every layout.
-pub const LAYOUTS: [Layout; 2] = [BLOCKS_4X4, BLOCKS_4X6];
+pub const LAYOUTS: [Layout; 3] = [BLOCKS_4X4, BLOCKS_4X6, BLOCKS_4X6M];
 
 const _: () = {
     let mut i = 0;

@@ -2,8 +2,8 @@
 //! indexed by the contents of overlapping board regions, in the manner of Scan 2.0.
 //!
 //! * **Regions** (the weights file names its [`Layout`]): blocks of 4 files at files 0, 2, 4, 6,
-//!   4 rows high at rows 0, 2, 4, 6 (8 playable squares, 3^8 states, the default) or 6 rows high
-//!   at rows 0 and 4 (12 squares, 3^12 states); each square empty, a white man or a black man
+//!   4 rows high at rows 0, 2, 4, 6 (8 playable squares, 3^8 states) or 6 rows high at rows 0
+//!   and 4 (12 squares, 3^12 states, the default), or at rows 0, 2 and 4; each square empty, a white man or a black man
 //!   (kings are left to the king terms). A block and its twin under the colour mirror (board
 //!   turned half a turn, colours swapped) share one table: the block is read as it stands and
 //!   adds its weight, the twin is read as the mirror would see it and subtracts it, so the
@@ -206,6 +206,7 @@ macro_rules! blocks {
 
 blocks!(Blocks4x4, BLOCKS_4X4, MASKS_4X4, TERNARY_4X4);
 blocks!(Blocks4x6, BLOCKS_4X6, MASKS_4X6, TERNARY_4X6);
+blocks!(Blocks4x6m, BLOCKS_4X6M, MASKS_4X6M, TERNARY_4X6M);
 
 /// Which coordinate of a square a set of bit planes weighs.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -428,11 +429,13 @@ impl PatternWeights {
     /// row and file sums from popcounts of bit planes.
     #[inline]
     pub fn evaluate<R: Rules>(&self, position: &Position<R>) -> Score {
-        if *self.layout() == BLOCKS_4X6 {
-            self.evaluate_in::<Blocks4x6, R>(position)
-        } else {
-            debug_assert_eq!(*self.layout(), BLOCKS_4X4);
-            self.evaluate_in::<Blocks4x4, R>(position)
+        match self.layout().id {
+            id if id == BLOCKS_4X6.id => self.evaluate_in::<Blocks4x6, R>(position),
+            id if id == BLOCKS_4X6M.id => self.evaluate_in::<Blocks4x6m, R>(position),
+            _ => {
+                debug_assert_eq!(*self.layout(), BLOCKS_4X4);
+                self.evaluate_in::<Blocks4x4, R>(position)
+            }
         }
     }
 
