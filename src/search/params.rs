@@ -52,9 +52,9 @@ pub const LATE_MOVE_PRUNING_MAX_DEPTH: i32 = 3;
 /// See [`LATE_MOVE_PRUNING_MAX_DEPTH`].
 pub const LATE_MOVE_PRUNING_BASE: usize = 3;
 /// Futility pruning: at this remaining depth or less, in a non-PV node without a capture to
-/// make whose static evaluation lies [`FUTILITY_MARGIN`] a ply below alpha, the quiet moves
-/// after the first are not searched, unless they give the opponent a capture (an exchange or a
-/// shot, whose outcome the evaluation does not see).
+/// make whose static evaluation lies [`FUTILITY_MARGIN`] a ply below alpha, the moves after the
+/// first are not searched, but for promotions and the moves that give the opponent a capture (an
+/// exchange or a shot, whose outcome the evaluation does not see).
 pub const FUTILITY_MAX_DEPTH: i32 = 2;
 /// See [`FUTILITY_MAX_DEPTH`]; in centi-men per ply of remaining depth.
 pub const FUTILITY_MARGIN: i32 = 80;
