@@ -18,6 +18,8 @@ pub const LMR_PV_FULL_DEPTH_MOVES: usize = 4;
 /// Outside PV nodes a late quiet move is reduced at least one ply, and at least two from this
 /// move index on.
 pub const LMR_TWO_PLIES_FROM: usize = 4;
+/// Plies of late move reduction spared to a move that gives the opponent a capture.
+pub const LMR_CAPTURE_OFFER_RELIEF: i32 = 1;
 /// Divisor of the logarithmic reduction formula `ln(depth) * ln(move number) / divisor`.
 pub const LMR_DIVISOR: f64 = 1.2;
 /// Times in a quiescence line that a capture threat against the side to move is answered with a

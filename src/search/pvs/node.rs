@@ -302,6 +302,11 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
                     if self.history[side][usize::from(mv.from)][usize::from(mv.to)] < 0 {
                         reduction += 1;
                     }
+                    // A move that gives the opponent a capture (an exchange, a sacrifice, the
+                    // start of a shot) decides beyond the capture: one ply less.
+                    if child_node.position.has_capture() {
+                        reduction -= LMR_CAPTURE_OFFER_RELIEF;
+                    }
                     reduction = reduction.clamp(0, next_depth - 1);
                 }
                 let mut value = -self.search::<false, false>(
