@@ -57,4 +57,4 @@ pub const LATE_MOVE_PRUNING_BASE: usize = 3;
 /// exchange or a shot, whose outcome the evaluation does not see).
 pub const FUTILITY_MAX_DEPTH: i32 = 2;
 /// See [`FUTILITY_MAX_DEPTH`]; in centi-men per ply of remaining depth.
-pub const FUTILITY_MARGIN: i32 = 80;
+pub const FUTILITY_MARGIN: i32 = 100;
