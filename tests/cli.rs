@@ -240,3 +240,29 @@ fn every_engine_command_lists_the_same_engine_options() {
     assert!(option_help(book, "-t, --threads").contains("Worker threads"));
     assert!(option_help(book, "--hash").ends_with(&format!("[default: {DEFAULT_WORKER_HASH_MB}]")));
 }
+
+/// `rafle openings` does not replace an existing file (its default path is the opening set
+/// `rafle match` is built with) unless told to with `--force`, and says so before it scores.
+#[test]
+fn openings_keeps_an_existing_file_unless_forced() {
+    let dir = std::env::temp_dir().join(format!("rafle-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let file = dir.join("set.txt");
+    std::fs::write(&file, "kept\n").expect("write");
+    let path = file.display().to_string();
+    let args = ["openings", "--plies", "1", "--depth", "1", "--out", &path];
+    let refused = rafle(&args);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("exists; pass --force"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&file).expect("read"), "kept\n");
+    let forced = rafle(&[&args[..], &["--force"]].concat());
+    assert!(
+        forced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&forced.stderr)
+    );
+    let written = std::fs::read_to_string(&file).expect("read");
+    assert!(written.starts_with("# Rafle opening set"), "{written}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

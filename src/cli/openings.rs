@@ -29,6 +29,10 @@ pub struct OpeningsArgs {
     /// Output file (default books/openings-Nply.txt for N plies; `-` for stdout).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Replace the output file if it exists (the default path is the set `rafle match` builds
+    /// in, so an accidental run must not rewrite it).
+    #[arg(long)]
+    pub force: bool,
     /// Rules to use.
     #[arg(long, default_value = "international")]
     pub variant: Variant,
@@ -37,7 +41,7 @@ pub struct OpeningsArgs {
 /// Runs `rafle openings`.
 ///
 /// # Errors
-/// A message for a bad score limit or an unwritable output file.
+/// A message for a bad score limit, an existing output file without `--force`, or an unwritable one.
 pub fn run(args: &OpeningsArgs) -> Result<(), String> {
     with_variant!(args.variant, R => run_variant::<R>(args))
 }
@@ -48,6 +52,24 @@ fn run_variant<R: Rules>(args: &OpeningsArgs) -> Result<(), String> {
         Some(men) => return Err(format!("bad --max-score '{men}': give men, e.g. 0.3")),
         None => None,
     };
+    let path = args.out.clone().unwrap_or_else(|| {
+        let variant_part = if args.variant == Variant::International {
+            String::new()
+        } else {
+            format!("{}-", args.variant.name())
+        };
+        PathBuf::from(format!(
+            "books/openings-{variant_part}{}ply.txt",
+            args.plies
+        ))
+    });
+    // Checked before the scoring, which takes minutes, so that nothing is computed in vain.
+    if path.as_os_str() != "-" && path.exists() && !args.force {
+        return Err(format!(
+            "{} exists; pass --force to replace it, --out FILE to write elsewhere, or --out - for stdout",
+            path.display()
+        ));
+    }
     let started = Instant::now();
     let all = openings::enumerate::<R>(args.plies as usize);
     let scores = openings::score_openings(&all, args.depth);
@@ -57,17 +79,6 @@ fn run_variant<R: Rules>(args: &OpeningsArgs) -> Result<(), String> {
         .zip(scores)
         .filter(|(_, s)| limit.is_none_or(|limit| s.abs() <= limit))
         .collect();
-    let variant_part = if args.variant == Variant::International {
-        String::new()
-    } else {
-        format!("{}-", args.variant.name())
-    };
-    let path = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from(format!(
-            "books/openings-{variant_part}{}ply.txt",
-            args.plies
-        ))
-    });
     let mut command = format!(
         "rafle openings --plies {} --depth {}",
         args.plies, args.depth
