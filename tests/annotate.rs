@@ -6,8 +6,8 @@
 
 mod common;
 
-use common::browser;
-use std::path::{Path, PathBuf};
+use common::{Scratch, browser};
+use std::path::Path;
 use std::process::Command;
 
 /// Search depth per position: deep enough to see the shot, fast in the test profile.
@@ -27,11 +27,8 @@ const BLUNDER_GAME: &str = r#"[Event "Constructed"]
 1. 32-28 17-21 2. 37-32 21-26 3. 28-23 19x37 4. 41x32 26x28 5. 33x22 18x27 *
 "#;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rafle-annotate-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
+fn scratch(name: &str) -> Scratch {
+    common::scratch("annotate", name)
 }
 
 fn annotate(args: &[&str]) -> (bool, String, String) {

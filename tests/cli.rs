@@ -1,5 +1,7 @@
 //! The command line as a user runs it.
 
+mod common;
+
 use std::io::Read;
 use std::process::{Command, Stdio};
 
@@ -245,8 +247,7 @@ fn every_engine_command_lists_the_same_engine_options() {
 /// `rafle match` is built with) unless told to with `--force`, and says so before it scores.
 #[test]
 fn openings_keeps_an_existing_file_unless_forced() {
-    let dir = std::env::temp_dir().join(format!("rafle-openings-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch directory");
+    let dir = common::scratch("cli", "openings");
     let file = dir.join("set.txt");
     std::fs::write(&file, "kept\n").expect("write");
     let path = file.display().to_string();
@@ -264,5 +265,4 @@ fn openings_keeps_an_existing_file_unless_forced() {
     );
     let written = std::fs::read_to_string(&file).expect("read");
     assert!(written.starts_with("# Rafle opening set"), "{written}");
-    let _ = std::fs::remove_dir_all(&dir);
 }

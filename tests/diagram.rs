@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::browser;
+use common::{Scratch, browser};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -18,11 +18,8 @@ const TOLERANCE: u8 = 6;
 /// Browser window for a 10x10 diagram of the default size (412 px square).
 const WINDOW: u32 = 500;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rafle-diagram-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
+fn scratch(name: &str) -> Scratch {
+    common::scratch("diagram", name)
 }
 
 fn board(args: &[&str]) -> (bool, String, String) {

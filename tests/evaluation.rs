@@ -7,13 +7,13 @@
 
 mod common;
 
+use common::Scratch;
 use common::server::Server;
 use rafle::eval::Eval;
 use rafle::eval::weights_file::EMBEDDED_NAME;
 use rafle::rules::International;
 use std::io::Write;
 use std::net::TcpStream;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use tungstenite::client::IntoClientRequest;
@@ -62,11 +62,8 @@ fn assert_default(shell: &str, log: &str) {
     );
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rafle-evaluation-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    dir
+fn scratch(name: &str) -> Scratch {
+    common::scratch("evaluation", name)
 }
 
 #[test]
@@ -98,7 +95,6 @@ fn annotate_and_bench_use_the_default_evaluation() {
     let game = game.display().to_string();
     assert_default("annotate", &run(&["annotate", &game, "--depth", "1"], ""));
     assert_default("bench", &run(&["bench", "--depth", "1"], ""));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -118,7 +114,6 @@ fn book_build_and_openings_score_with_the_default_evaluation() {
     assert_default("book build", &run(&build, ""));
     let openings = ["openings", "--plies", "1", "--depth", "1", "--out", "-"];
     assert_default("openings", &run(&openings, ""));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -2,21 +2,21 @@
 //! a killed run resumes to the same data, and a model trained on it loads and plays by the
 //! evaluation's contract (colour symmetry).
 
+mod common;
+
+use common::Scratch;
 use rafle::eval::weights_file::PatternWeights;
 use rafle::eval::{Eval, Evaluator};
 use rafle::learn::data::{self, GenSettings, Shard};
 use rafle::learn::train::{self, TrainSettings};
 use rafle::rules::International;
-use std::path::PathBuf;
 
 /// Games of the tiny run, and nodes per move: enough for a few hundred positions.
 const GAMES: u64 = 6;
 const NODES: u64 = 300;
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rafle-learn-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary directory");
-    dir
+fn scratch(name: &str) -> Scratch {
+    common::scratch("learn", name)
 }
 
 fn settings(shard: Shard, threads: usize) -> GenSettings {
@@ -107,7 +107,6 @@ fn shards_merged_equal_a_single_run_and_a_killed_run_resumes() {
             Evaluator::<International>::evaluate(&loaded, &position.mirror())
         );
     }
-    std::fs::remove_dir_all(&dir).expect("clean up");
 }
 
 #[test]

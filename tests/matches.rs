@@ -9,10 +9,11 @@
 
 mod common;
 
+use common::Scratch;
+
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 const RAFLE: &str = env!("CARGO_BIN_EXE_rafle");
 /// `rafle hub` as a `--engine` command.
@@ -33,35 +34,8 @@ fn have_python() -> bool {
     found
 }
 
-/// A fresh directory for one test, removed when the test passes (kept for a look when it fails).
-struct Scratch(PathBuf);
-
-impl std::ops::Deref for Scratch {
-    type Target = Path;
-
-    fn deref(&self) -> &Path {
-        &self.0
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
 fn scratch(name: &str) -> Scratch {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "rafle-matches-{}-{}-{name}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch directory");
-    Scratch(dir)
+    common::scratch("matches", name)
 }
 
 /// One opening (the start position) written to `dir`.

@@ -8,7 +8,8 @@ pub mod hub;
 pub mod server;
 pub mod webdriver;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Path of a file in `tests/data`.
 pub fn data_path(name: &str) -> PathBuf {
@@ -16,6 +17,41 @@ pub fn data_path(name: &str) -> PathBuf {
         .join("tests")
         .join("data")
         .join(name)
+}
+
+/// A fresh, empty directory for one test, removed when the test passes and kept for a look when it
+/// fails.
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+/// `rafle-{suite}-{pid}-{n}-{name}` under the system's temporary directory, emptied first: the
+/// process id keeps parallel test binaries apart, the counter two tests of one binary that pick
+/// the same name, and emptying keeps a killed run's files from passing for this run's.
+pub fn scratch(suite: &str, name: &str) -> Scratch {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "rafle-{suite}-{}-{}-{name}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    Scratch(dir)
 }
 
 /// The tab-separated rows of a data file, without comments and blank lines.
