@@ -209,10 +209,7 @@ impl PatternWeights {
 
     /// The bytes of the weights file.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&self.layout.id.to_le_bytes());
-        out.extend_from_slice(&(self.pairs.len() as u32).to_le_bytes());
+        let mut out = self.header(FORMAT_VERSION);
         let mut rest = &self.pairs[..];
         while !rest.is_empty() {
             let zeros = rest.iter().take_while(|pair| **pair == [0, 0]).count();
@@ -220,16 +217,28 @@ impl PatternWeights {
             let stored = rest.iter().take_while(|pair| **pair != [0, 0]).count();
             write_varint(&mut out, zeros as u32);
             write_varint(&mut out, stored as u32);
-            for [opening, endgame] in &rest[..stored] {
-                out.extend_from_slice(&opening.to_le_bytes());
-                out.extend_from_slice(&endgame.to_le_bytes());
-            }
+            rest[..stored].iter().for_each(|p| push_pair(&mut out, p));
             rest = &rest[stored..];
         }
         let sum = checksum(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         out
     }
+
+    /// The header of a file of `version` with these weights.
+    fn header(&self, version: u32) -> Vec<u8> {
+        let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&version.to_le_bytes());
+        out.extend_from_slice(&self.layout.id.to_le_bytes());
+        out.extend_from_slice(&(self.pairs.len() as u32).to_le_bytes());
+        out
+    }
+}
+
+/// Appends one weight pair's 4 bytes.
+fn push_pair(out: &mut Vec<u8>, [opening, endgame]: &[i16; 2]) {
+    out.extend_from_slice(&opening.to_le_bytes());
+    out.extend_from_slice(&endgame.to_le_bytes());
 }
 
 /// One weight pair from its 4 bytes.
@@ -318,14 +327,8 @@ mod tests {
 
     /// `weights` as a version 1 (dense) file.
     fn dense_bytes(weights: &PatternWeights) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&DENSE_VERSION.to_le_bytes());
-        out.extend_from_slice(&weights.layout().id.to_le_bytes());
-        out.extend_from_slice(&(weights.pairs().len() as u32).to_le_bytes());
-        for [opening, endgame] in weights.pairs() {
-            out.extend_from_slice(&opening.to_le_bytes());
-            out.extend_from_slice(&endgame.to_le_bytes());
-        }
+        let mut out = weights.header(DENSE_VERSION);
+        weights.pairs().iter().for_each(|p| push_pair(&mut out, p));
         let sum = checksum(&out);
         out.extend_from_slice(&sum.to_le_bytes());
         out
