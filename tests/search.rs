@@ -151,3 +151,20 @@ fn two_threads_find_a_legal_move() {
     let best = outcome.best.expect("a move");
     assert!(root.position.legal_moves().contains(&best));
 }
+
+#[test]
+fn two_threads_play_a_move_that_heads_its_line() {
+    // In play a helper's deeper result may be chosen; whichever thread's it is, the move, its
+    // line and its depth belong together.
+    let engine = Engine::<I, HandCrafted>::with_evaluator(HandCrafted, 16, 2);
+    let root = Root::new(Position::start());
+    let limits = Limits {
+        depth: Some(10),
+        ..Limits::default()
+    };
+    let outcome = engine.search(&root, &limits, Mode::Think, &SearchControl::new(), |_| {});
+    let best = outcome.best.expect("a move");
+    assert!(root.position.legal_moves().contains(&best));
+    assert_eq!(outcome.pv.first(), Some(&best));
+    assert!((1..=10).contains(&outcome.depth), "{}", outcome.depth);
+}

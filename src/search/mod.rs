@@ -6,8 +6,9 @@
 //! [`SearchControl`] for `stop` and `ponder-hit`.
 //!
 //! Parallel search is Lazy SMP: every thread runs its own iterative deepening on the same root
-//! and they share the lockless transposition table; the main thread decides when to stop and its
-//! best move is played.
+//! and they share the lockless transposition table; the main thread decides when to stop, and
+//! its best move is played unless a helper completed a deeper iteration with a higher score
+//! (not in analysis or multi-PV, whose lines are the main thread's).
 
 pub mod bench;
 mod egdb;
@@ -230,6 +231,17 @@ pub struct Outcome<R: Rules> {
     pub elapsed: Duration,
     /// Principal variation.
     pub pv: Vec<Move<BitsOf<R>>>,
+}
+
+impl<R: Rules> Outcome<R> {
+    /// Whether a helper thread's outcome is played instead of `current`: it completed a deeper
+    /// iteration and found a higher score there (the selection rule of Stockfish 8's Lazy SMP).
+    /// Helpers iterate ahead of the main thread (odd ones skip every other depth), so when the
+    /// clock stops them all a helper often holds a deeper result than the one the main thread
+    /// would play; asking for a higher score as well keeps the rule conservative.
+    fn beats(&self, current: &Self) -> bool {
+        self.best.is_some() && self.depth > current.depth && self.score > current.score
+    }
 }
 
 /// The engine: a transposition table, an evaluator and a thread count, for one variant. The
@@ -465,8 +477,8 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
                         .stack_size(SEARCH_STACK_BYTES)
                         .spawn_scoped(scope, move || {
                             let mut searcher = Searcher::new(shared, id, history);
-                            searcher.iterate(root, &mut |_: &Info<R>| {});
-                            searcher.into_history()
+                            let outcome = searcher.iterate(root, &mut |_: &Info<R>| {});
+                            (outcome, searcher.into_history())
                         })
                         .expect("a search thread can be started")
                 })
@@ -488,12 +500,20 @@ impl<R: Rules, E: Evaluator<R>> Engine<R, E> {
             let (outcome, main_history) =
                 main.join().expect("the main search thread does not panic");
             let mut histories = vec![main_history];
-            histories.extend(
-                helpers
-                    .into_iter()
-                    .map(|helper| helper.join().expect("a search thread does not panic")),
-            );
-            (outcome, histories)
+            let mut chosen = outcome;
+            for helper in helpers {
+                let (helper_outcome, history) =
+                    helper.join().expect("a search thread does not panic");
+                histories.push(history);
+                if mode != Mode::Analyze && lines == 1 && helper_outcome.beats(&chosen) {
+                    chosen = Outcome {
+                        nodes: chosen.nodes,
+                        elapsed: chosen.elapsed,
+                        ..helper_outcome
+                    };
+                }
+            }
+            (chosen, histories)
         });
         *self.lock_histories() = histories;
         outcome

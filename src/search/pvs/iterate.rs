@@ -48,7 +48,11 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
                 score = iteration_score;
                 time.iteration_done(changed && depth > 1, dropped);
             }
-            completed = depth;
+            // An aborted first iteration still gives the move (its partial line), but it is not
+            // a completed depth: a helper's result is chosen over the main thread's by depth.
+            if !aborted {
+                completed = depth;
+            }
             if self.id == 0 {
                 report(&Info {
                     line: 1,
