@@ -34,22 +34,14 @@ pub const REVERSE_FUTILITY_MAX_DEPTH: i32 = 3;
 /// Reverse futility margin per ply of remaining depth, in centi-men.
 pub const REVERSE_FUTILITY_MARGIN: i32 = 90;
 
-/// ProbCut: from this remaining depth on, a non-PV node is first searched to a fraction of its
-/// depth ([`PROBCUT_SHALLOW_NUMERATOR`] / [`PROBCUT_SHALLOW_DENOMINATOR`], at least one ply)
-/// with a null window a margin above beta; a result above that window cuts the node (the shallow
-/// search is trusted that far). A fixed reduction would make ProbCut at depth 20 cost a depth-16
-/// search and save little; a fraction keeps the test cheap at every depth, and the margin grows
-/// with the plies left out because a shallower search predicts less.
+/// ProbCut: from this remaining depth on, a non-PV node is first searched
+/// [`PROBCUT_REDUCTION`] plies shallower with a null window [`PROBCUT_MARGIN`] above beta; a
+/// result above that window cuts the node (the shallow search is trusted that far).
 pub const PROBCUT_MIN_DEPTH: i32 = 5;
+/// See [`PROBCUT_MIN_DEPTH`]; in centi-men.
+pub const PROBCUT_MARGIN: i32 = 60;
 /// See [`PROBCUT_MIN_DEPTH`].
-pub const PROBCUT_SHALLOW_NUMERATOR: i32 = 2;
-/// See [`PROBCUT_MIN_DEPTH`].
-pub const PROBCUT_SHALLOW_DENOMINATOR: i32 = 5;
-/// The ProbCut margin with no ply left out, in centi-men (see [`PROBCUT_MARGIN_PER_PLY`]).
-pub const PROBCUT_MARGIN_BASE: i32 = 36;
-/// The ProbCut margin grows by this for each ply the shallow search leaves out, in centi-men:
-/// 0.60 men at 4 plies, the margin of the fixed 4-ply ProbCut it replaces.
-pub const PROBCUT_MARGIN_PER_PLY: i32 = 6;
+pub const PROBCUT_REDUCTION: i32 = 4;
 /// Internal iterative reduction: a node at this remaining depth or more with no table move is
 /// searched one ply shallower. Without a table move its move order is a guess; the shallower
 /// search costs less and leaves a table move for the next visit, at the next iteration.

@@ -204,8 +204,6 @@ pub(super) struct Searcher<'s, 'a, R: Rules, E: Evaluator<R>> {
     leaf_plies: u64,
     leaves: u64,
     root_depth: i32,
-    /// Whether the search is inside a ProbCut's shallow search.
-    in_probcut: bool,
     /// First moves of the lines already searched at this depth (multi-PV), left out at the root.
     lines_found: Vec<Move<BitsOf<R>>>,
 }
@@ -238,7 +236,6 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             leaf_plies: 0,
             leaves: 0,
             root_depth: 0,
-            in_probcut: false,
             lines_found: Vec::new(),
         }
     }

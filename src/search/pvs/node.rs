@@ -183,26 +183,21 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
             }
         }
 
-        // ProbCut: a shallow search far above beta predicts the deep one. Not inside another
-        // ProbCut's shallow search, whose errors it would compound.
+        // ProbCut: a shallow search far above beta predicts the deep one.
         if !PV
-            && !self.in_probcut
             && depth >= PROBCUT_MIN_DEPTH
             && !score::is_decisive(alpha)
             && !score::is_decisive(beta)
         {
-            let shallow = (depth * PROBCUT_SHALLOW_NUMERATOR / PROBCUT_SHALLOW_DENOMINATOR).max(1);
-            let raised = beta + PROBCUT_MARGIN_BASE + PROBCUT_MARGIN_PER_PLY * (depth - shallow);
-            self.in_probcut = true;
+            let raised = beta + PROBCUT_MARGIN;
             let value = self.search::<false, false>(
                 node,
-                shallow,
+                depth - PROBCUT_REDUCTION,
                 raised - 1,
                 raised,
                 ply,
                 threat_extensions,
             );
-            self.in_probcut = false;
             if self.stopped {
                 return DRAW;
             }
