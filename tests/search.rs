@@ -140,31 +140,24 @@ fn node_and_depth_limits_are_respected() {
 }
 
 #[test]
-fn two_threads_find_a_legal_move() {
+fn two_threads_find_a_legal_move_that_heads_its_line() {
+    // In play a helper's deeper result may be chosen; whichever thread's it is, the move, its
+    // line and its depth belong together. Analysis keeps the main thread's.
     let engine = Engine::<I, HandCrafted>::with_evaluator(HandCrafted, 16, 2);
     let root = Root::new(Position::start());
     let limits = Limits {
         depth: Some(9),
         ..Limits::default()
     };
-    let outcome = engine.search(&root, &limits, Mode::Analyze, &SearchControl::new(), |_| {});
-    let best = outcome.best.expect("a move");
-    assert!(root.position.legal_moves().contains(&best));
-}
-
-#[test]
-fn two_threads_play_a_move_that_heads_its_line() {
-    // In play a helper's deeper result may be chosen; whichever thread's it is, the move, its
-    // line and its depth belong together.
-    let engine = Engine::<I, HandCrafted>::with_evaluator(HandCrafted, 16, 2);
-    let root = Root::new(Position::start());
-    let limits = Limits {
-        depth: Some(10),
-        ..Limits::default()
-    };
-    let outcome = engine.search(&root, &limits, Mode::Think, &SearchControl::new(), |_| {});
-    let best = outcome.best.expect("a move");
-    assert!(root.position.legal_moves().contains(&best));
-    assert_eq!(outcome.pv.first(), Some(&best));
-    assert!((1..=10).contains(&outcome.depth), "{}", outcome.depth);
+    for mode in [Mode::Analyze, Mode::Think] {
+        let outcome = engine.search(&root, &limits, mode, &SearchControl::new(), |_| {});
+        let best = outcome.best.expect("a move");
+        assert!(root.position.legal_moves().contains(&best));
+        assert_eq!(outcome.pv.first(), Some(&best), "{mode:?}");
+        assert!(
+            (1..=9).contains(&outcome.depth),
+            "{mode:?}: {}",
+            outcome.depth
+        );
+    }
 }
