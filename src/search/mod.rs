@@ -240,7 +240,7 @@ impl<R: Rules> Outcome<R> {
     /// clock stops them all a helper often holds a deeper result than the one the main thread
     /// would play; asking for a higher score as well keeps the rule conservative.
     fn beats(&self, current: &Self) -> bool {
-        self.best.is_some() && self.depth > current.depth && self.score > current.score
+        self.depth > current.depth && self.score > current.score
     }
 }
 
