@@ -227,15 +227,21 @@ fn signed(elo: f64) -> String {
 
 /// Writes `entry` into the log at `path`: replaces the line of the same test, or appends it (with
 /// the header when the file is new). The file is replaced whole (written beside it, then
-/// renamed), so a reader or a kill never sees half a line.
+/// renamed), so a reader or a kill never sees half a line; and under an exclusive lock on a file
+/// beside it (`tests.tsv.lock`), because the lab runs fixed-node tests side by side and two
+/// matches rewriting the log at once would drop each other's lines.
 ///
 /// # Errors
 /// A message naming the file when it cannot be read or written.
 pub fn record(path: &Path, entry: &Entry) -> Result<(), String> {
+    let failed = |error: std::io::Error| format!("test log {}: {error}", path.display());
+    let lock = std::fs::File::create(beside(path, ".lock")).map_err(failed)?;
+    // The lock is released when `lock` is dropped (or the process dies), whatever happens here.
+    lock.lock().map_err(failed)?;
     let old = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(error) => return Err(format!("test log {}: {error}", path.display())),
+        Err(error) => return Err(failed(error)),
     };
     let mut text = String::new();
     if old.trim().is_empty() {
@@ -258,12 +264,18 @@ pub fn record(path: &Path, entry: &Entry) -> Result<(), String> {
     if !replaced {
         let _ = writeln!(text, "{}", entry.line());
     }
-    let mut staging = path.as_os_str().to_owned();
-    staging.push(".writing");
-    let staging = PathBuf::from(staging);
+    // Named by process as well: a writer of an older build takes no lock.
+    let staging = beside(path, &format!(".writing.{}", std::process::id()));
     std::fs::write(&staging, text)
         .and_then(|()| std::fs::rename(&staging, path))
-        .map_err(|error| format!("test log {}: {error}", path.display()))
+        .map_err(failed)
+}
+
+/// `path` with `suffix` added to its file name.
+fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
 }
 
 /// The ending keyword of games whose counts were read back from the test log.
@@ -481,6 +493,48 @@ mod tests {
         assert_eq!(lines[0], COLUMNS.join("\t"));
         assert_eq!(Entry::parse(lines[1]), Some(done));
         assert_eq!(Entry::parse(lines[2]), Some(other));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Two matches writing the log at once (fixed-node tests side by side) keep both lines.
+    #[test]
+    fn writers_side_by_side_keep_each_others_lines() {
+        let (dir, path) = fresh_log("rafle-test-log-writers");
+        let sprt = lab_sprt();
+        let played = results(&[GameResult::Draw, GameResult::Draw]);
+        let entry = Entry::new(
+            "a.pdn",
+            "2026-12-07",
+            Status::of(&played, Some(&sprt), false),
+            "nodes=20000~10",
+            &played,
+            Some(&sprt),
+            &log(&path),
+        );
+        const WRITES: usize = 50;
+        std::thread::scope(|scope| {
+            for id in ["a.pdn", "b.pdn"] {
+                let (path, entry) = (&path, &entry);
+                scope.spawn(move || {
+                    for games in 0..WRITES {
+                        let mine = Entry {
+                            id: id.to_string(),
+                            games,
+                            ..entry.clone()
+                        };
+                        record(path, &mine).expect("written");
+                    }
+                });
+            }
+        });
+        let text = std::fs::read_to_string(&path).expect("read");
+        let ids: Vec<String> = text
+            .lines()
+            .filter_map(Entry::parse)
+            .map(|e| e.id)
+            .collect();
+        assert_eq!(ids.len(), 2, "{text}");
+        assert!(ids.contains(&"a.pdn".to_string()) && ids.contains(&"b.pdn".to_string()));
         let _ = std::fs::remove_dir_all(&dir);
     }
 
