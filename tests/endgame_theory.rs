@@ -103,18 +103,19 @@ fn verdicts_agree_with_the_tables() {
             lone_wins += usize::from(kings > 1 && outcome.black.is_some());
             // The tables against a forward search, on a sample of short wins (up to two kings,
             // where no capture starts a new count, so the tables' numbers are plain distances).
-            if let Some(plies) = outcome.white.filter(|_| kings <= 2) {
-                if plies <= 7 && position.hash() % 97 == 0 {
-                    sampled += 1;
-                    assert!(
-                        strong_wins_within(position, Color::White, plies),
-                        "{position:?}"
-                    );
-                    assert!(
-                        plies == 0 || !strong_wins_within(position, Color::White, plies - 1),
-                        "{position:?}"
-                    );
-                }
+            if let Some(plies) = outcome.white.filter(|_| kings <= 2)
+                && plies <= 7
+                && position.hash() % 97 == 0
+            {
+                sampled += 1;
+                assert!(
+                    strong_wins_within(position, Color::White, plies),
+                    "{position:?}"
+                );
+                assert!(
+                    plies == 0 || !strong_wins_within(position, Color::White, plies - 1),
+                    "{position:?}"
+                );
             }
             if position.has_capture() {
                 return;

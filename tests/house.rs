@@ -284,11 +284,10 @@ fn skip_item(tokens: &[Token], start: usize, test_files: &mut Vec<String>) -> us
     }
     if let (Some(Token::Ident(word)), Some(Token::Ident(name)), Some(Token::Punct(';'))) =
         (tokens.get(i), tokens.get(i + 1), tokens.get(i + 2))
+        && word == "mod"
     {
-        if word == "mod" {
-            test_files.push(name.clone());
-            return i + 3;
-        }
+        test_files.push(name.clone());
+        return i + 3;
     }
     let mut depth = 0;
     while i < tokens.len() {

@@ -330,7 +330,7 @@ const fn file_of_bit(half: u32, rows: u32) -> [u8; TABLE_BITS] {
     let mut s = 0;
     while s < half * rows {
         let row = s / half;
-        let offset = if row % 2 == 0 { 1 } else { 0 };
+        let offset = if row.is_multiple_of(2) { 1 } else { 0 };
         table[bit_of_index(s, half) as usize] = (2 * (s % half) + offset) as u8;
         s += 1;
     }

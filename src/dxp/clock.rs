@@ -58,7 +58,7 @@ impl SideClock {
         self.moves_made += 1;
         if let Some(period) = self.period
             && self.moves_per_period > 0
-            && self.moves_made % self.moves_per_period == 0
+            && self.moves_made.is_multiple_of(self.moves_per_period)
         {
             self.left += period;
         }

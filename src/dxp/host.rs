@@ -207,7 +207,7 @@ impl<'o> Host<'o> {
         let start = self.options.start.unwrap_or_else(Position::start);
         let mut number = 0u32;
         while self.games_left() != Some(0) {
-            let ours = if number % 2 == 0 {
+            let ours = if number.is_multiple_of(2) {
                 self.options.first_color
             } else {
                 !self.options.first_color

@@ -224,7 +224,7 @@ const fn planes(coordinate: Coordinate) -> [u64; 4] {
     while index < SQUARES {
         let row = index / ROW_SQUARES;
         // Even rows (counted from Black's side) start on file 1.
-        let file = 2 * (index % ROW_SQUARES) + if row % 2 == 0 { 1 } else { 0 };
+        let file = 2 * (index % ROW_SQUARES) + if row.is_multiple_of(2) { 1 } else { 0 };
         let value = match coordinate {
             Coordinate::Row => row,
             Coordinate::File => file,

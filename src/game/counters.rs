@@ -523,10 +523,10 @@ impl<R: Rules> DrawCounters<R> {
     /// ([`crate::game::adjudicate`]) looks at that first.
     #[inline]
     pub fn draw_by_counters(&self) -> Option<DrawReason> {
-        if let Some((limit, reason)) = self.ending_limit() {
-            if self.ending_plies() >= limit {
-                return Some(reason);
-            }
+        if let Some((limit, reason)) = self.ending_limit()
+            && self.ending_plies() >= limit
+        {
+            return Some(reason);
         }
         match R::DRAW_RULES.king_moves {
             Some(moves) if self.reversible_plies() >= 2 * moves => Some(DrawReason::KingMoves),

@@ -262,7 +262,7 @@ impl<R: Rules> Game<R> {
 pub fn move_number<R: Rules>(start_side: Color, ply: usize) -> (u32, bool) {
     let offset = usize::from(start_side != R::FIRST_MOVER);
     let index = ply + offset;
-    ((index / 2 + 1) as u32, index % 2 == 0)
+    ((index / 2 + 1) as u32, index.is_multiple_of(2))
 }
 
 #[cfg(test)]

@@ -156,10 +156,10 @@ pub fn adjudicate<R: Rules>(
         let winner = if R::GOAL == Goal::Losing { side } else { !side };
         return Some(Adjudication::win(winner, reason));
     }
-    if let Some(limit) = R::DRAW_RULES.repetitions {
-        if occurrences >= limit {
-            return Some(Adjudication::draw(DrawReason::Repetition));
-        }
+    if let Some(limit) = R::DRAW_RULES.repetitions
+        && occurrences >= limit
+    {
+        return Some(Adjudication::draw(DrawReason::Repetition));
     }
     counters.draw_by_counters().map(Adjudication::draw)
 }

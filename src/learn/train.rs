@@ -225,7 +225,7 @@ impl Dataset {
         let position = &sample.position;
         let searched = f32::from(sample.record.score);
         let result = white_score(sample.result);
-        if self.validation_every > 0 && sample.game % self.validation_every == 0 {
+        if self.validation_every > 0 && sample.game.is_multiple_of(self.validation_every) {
             let hand = crate::eval::evaluate(position);
             let white = if position.side() == crate::core::Color::White {
                 hand

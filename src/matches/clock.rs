@@ -306,7 +306,7 @@ impl GameClock {
         if let TimeControl::Clock { moves, time, .. } = self.control {
             self.remaining = self.allowance().unwrap_or_default().saturating_sub(elapsed);
             self.moves_made += 1;
-            if moves.is_some_and(|m| self.moves_made % m == 0) {
+            if moves.is_some_and(|m| self.moves_made.is_multiple_of(m)) {
                 self.remaining += time;
             }
         } else {

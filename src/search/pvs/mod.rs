@@ -271,7 +271,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
     fn count_node(&mut self) {
         self.nodes += 1;
         self.unreported_nodes += 1;
-        if self.nodes % POLL_INTERVAL == 0 {
+        if self.nodes.is_multiple_of(POLL_INTERVAL) {
             self.flush_nodes();
             self.poll();
         }
