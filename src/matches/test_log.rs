@@ -457,20 +457,25 @@ mod tests {
         }
     }
 
+    /// The line of test `a.pdn` at the lab's control after `games`, still running.
+    fn running_entry(path: &Path, games: &[GameResult]) -> Entry {
+        let sprt = lab_sprt();
+        let played = results(games);
+        Entry::new(
+            "a.pdn",
+            "2026-12-06",
+            Status::of(&played, Some(&sprt), false),
+            "nodes=20000~10",
+            &played,
+            Some(&sprt),
+            &log(path),
+        )
+    }
+
     #[test]
     fn a_test_keeps_one_line_from_running_to_its_verdict() {
         let (dir, path) = fresh_log("rafle-test-log");
-        let sprt = lab_sprt();
-        let early = results(&[GameResult::WhiteWins, GameResult::Draw]);
-        let running = Entry::new(
-            "a.pdn",
-            "2026-12-06",
-            Status::of(&early, Some(&sprt), false),
-            "nodes=20000~10",
-            &early,
-            Some(&sprt),
-            &log(&path),
-        );
+        let running = running_entry(&path, &[GameResult::WhiteWins, GameResult::Draw]);
         assert_eq!(running.status, "running");
         assert_eq!(running.change, "futility pruning at depth 2");
         assert_eq!((running.games, running.wdl.as_str()), (2, "1-1-0"));
@@ -500,17 +505,7 @@ mod tests {
     #[test]
     fn writers_side_by_side_keep_each_others_lines() {
         let (dir, path) = fresh_log("rafle-test-log-writers");
-        let sprt = lab_sprt();
-        let played = results(&[GameResult::Draw, GameResult::Draw]);
-        let entry = Entry::new(
-            "a.pdn",
-            "2026-12-07",
-            Status::of(&played, Some(&sprt), false),
-            "nodes=20000~10",
-            &played,
-            Some(&sprt),
-            &log(&path),
-        );
+        let entry = running_entry(&path, &[GameResult::Draw, GameResult::Draw]);
         const WRITES: usize = 50;
         std::thread::scope(|scope| {
             for id in ["a.pdn", "b.pdn"] {
