@@ -251,18 +251,21 @@ impl Dataset {
     }
 }
 
-fn sigmoid(x: f32) -> f32 {
+/// The logistic function.
+pub fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn cross_entropy(target: f32, p: f32) -> f64 {
+/// The cross-entropy of a predicted probability `p` against a target probability.
+pub fn cross_entropy(target: f32, p: f32) -> f64 {
     let p = f64::from(p).clamp(1e-7, 1.0 - 1e-7);
     let t = f64::from(target);
     -(t * p.ln() + (1.0 - t) * (1.0 - p).ln())
 }
 
-/// The `K` for which `sigmoid(K * score)` best fits the results (least squares).
-fn fit_k(pairs: &[(f32, f32)]) -> f64 {
+/// The `K` for which `sigmoid(K * score)` best fits the results (least squares), from pairs of
+/// (score, result).
+pub fn fit_k(pairs: &[(f32, f32)]) -> f64 {
     let error = |k: f64| -> f64 {
         pairs
             .par_iter()

@@ -4,6 +4,9 @@
 //!   from random openings, writing each quiet position with the search score and the game's
 //!   result (packed binary, resumable; see `rafle::learn::data`).
 //! * `rafle-tune merge SHARD... --out FILE`: merges shards, games in index order.
+//! * `rafle-tune loss --data FILE... --weights W...`: compares evaluations (weights files, or
+//!   `hand`) on the same held-out data by their cross-entropy against the game results and the
+//!   search scores, each as a difference from the first with its standard error over games.
 //! * `rafle-tune fit --data FILE [--write src/eval/weights.rs]`: logistic regression of the
 //!   results on the evaluation's features: finds the sigmoid scale `K` for the current weights, then
 //!   minimises the mean squared error of `sigmoid(eval)` against the results with Adam, keeping the
@@ -123,6 +126,17 @@ enum Command {
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
+    /// Compare evaluations on the same held-out data: each one's mean cross-entropy against the
+    /// game results and against the data's search scores, and its difference from the first
+    /// with a standard error over games.
+    Loss {
+        /// Data files or directories (as for `train`), none of them trained on by the weights.
+        #[arg(long, required = true, num_args = 1..)]
+        data: Vec<PathBuf>,
+        /// Weights files of the pattern evaluation, or `hand` for the hand-crafted evaluation.
+        #[arg(long, required = true, num_args = 1..)]
+        weights: Vec<String>,
+    },
     /// Fit the weights to the data.
     Fit {
         /// Data files written by `datagen`, or directories of them (as for `train`).
@@ -201,6 +215,9 @@ fn main() {
             .map(|positions| eprintln!("{positions} positions written to {}", out.display()))
             .map_err(|e| e.to_string()),
         Command::Stats { inputs } => stats(&inputs),
+        Command::Loss { data, weights } => {
+            data_files(&data).and_then(|data| compare_losses(&data, &weights))
+        }
         Command::Fit {
             data,
             iterations,
@@ -373,6 +390,105 @@ fn train(
     }
     std::fs::write(&provenance, text).map_err(|e| format!("{}: {e}", provenance.display()))?;
     eprintln!("wrote {} and {}", out.display(), provenance.display());
+    Ok(())
+}
+
+/// One position of the held-out data and each evaluation's score of it, for White.
+struct Scored {
+    game: u64,
+    result: f32,
+    searched: f32,
+    scores: Vec<f32>,
+}
+
+/// The losses of `names`' evaluations on the positions of `paths` (see `Command::Loss`).
+fn compare_losses(paths: &[PathBuf], names: &[String]) -> Result<(), String> {
+    let evaluators: Vec<Option<weights_file::PatternWeights>> = names
+        .iter()
+        .map(|name| match name.as_str() {
+            "hand" => Ok(None),
+            file => weights_file::PatternWeights::load(Path::new(file))
+                .map(Some)
+                .map_err(|e| format!("{file}: {e}")),
+        })
+        .collect::<Result<_, _>>()?;
+    let mut positions = Vec::new();
+    let games = data::for_each_position(paths, |labelled| {
+        let position = &labelled.position;
+        let white = |score: i32| {
+            if position.side() == rafle::core::Color::White {
+                score as f32
+            } else {
+                -score as f32
+            }
+        };
+        let scores = evaluators
+            .iter()
+            .map(|weights| match weights {
+                Some(weights) => white(weights.evaluate(position)),
+                None => white(eval::evaluate(position)),
+            })
+            .collect();
+        positions.push(Scored {
+            game: labelled.game,
+            result: data::white_score(labelled.result),
+            searched: f32::from(labelled.record.score),
+            scores,
+        });
+    })
+    .map_err(|e| e.to_string())?;
+    if positions.is_empty() {
+        return Err("no positions".to_string());
+    }
+    let pairs: Vec<(f32, f32)> = positions.iter().map(|p| (p.searched, p.result)).collect();
+    let k = learn::train::fit_k(&pairs) as f32;
+    println!(
+        "{} positions of {games} games; K = {k:.6} per centi-man (fitted to the search scores)",
+        positions.len()
+    );
+    println!("evaluation\tresult loss\t(- first, s.e.)\tsearch loss\t(- first, s.e.)");
+    // Per game sums of each evaluation's losses: positions of one game are not independent,
+    // so the standard error of a difference is taken over games.
+    let losses = |p: &Scored, e: usize| {
+        let q = learn::train::sigmoid(k * p.scores[e]);
+        [
+            learn::train::cross_entropy(p.result, q),
+            learn::train::cross_entropy(learn::train::sigmoid(k * p.searched), q),
+        ]
+    };
+    for (e, name) in names.iter().enumerate() {
+        let mut per_game: std::collections::BTreeMap<u64, [f64; 2]> = Default::default();
+        let mut total = [0f64; 2];
+        for p in &positions {
+            let own = losses(p, e);
+            let first = losses(p, 0);
+            let entry = per_game.entry(p.game).or_default();
+            for i in 0..2 {
+                total[i] += own[i];
+                entry[i] += own[i] - first[i];
+            }
+        }
+        let n = positions.len() as f64;
+        let games = per_game.len() as f64;
+        let mut line = name.clone();
+        for (i, sum) in total.iter().enumerate() {
+            let mean = per_game.values().map(|d| d[i]).sum::<f64>() / games;
+            let variance = per_game
+                .values()
+                .map(|d| (d[i] - mean).powi(2))
+                .sum::<f64>()
+                / (games - 1.0).max(1.0);
+            // The mean difference per position and its error: per-game sums scaled by games/positions.
+            let scale = games / n;
+            line.push_str(&format!(
+                "\t{:.6}\t{:+.6} ± {:.6}",
+                sum / n,
+                mean * scale,
+                (variance / games).sqrt() * scale
+            ));
+        }
+        println!("{line}");
+    }
     Ok(())
 }
 
