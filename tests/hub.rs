@@ -508,3 +508,40 @@ fn set_param_changes_only_what_it_names() {
         "a changed evaluation clears the table even when changed back"
     );
 }
+
+/// On a virtual clock (`level nodes-time=N`) time passes as nodes: the same position gets the
+/// same move and node count whatever the machine's load, `done` says the count, and the count
+/// stays within the time manager's hard limit at that rate. Without it, `done` is Scan's.
+#[test]
+fn a_virtual_clock_counts_time_in_nodes() {
+    // 5 s + 0.05 s at 100 nodes a millisecond: a per-move budget of about 28,000 nodes, a hard
+    // limit of four times that (the time manager's factor), plus one poll interval.
+    const RATE: u64 = 100;
+    const MOST_NODES: u64 = 4 * 28_500 + 1024;
+    let mut engine = Engine::start();
+    engine.handshake();
+    engine.send("set-param name=book value=false");
+    let mut moves = Vec::new();
+    for _ in 0..2 {
+        engine.send("new-game");
+        engine.send("pos start moves=\"32-28 18-23\"");
+        engine.send(&format!("level time=5 inc=0.05 nodes-time={RATE}"));
+        engine.send("go think");
+        let lines = engine.until("done");
+        let done = lines.last().expect("done").clone();
+        let nodes: u64 = value(&done, "nodes")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no nodes= in {done}"));
+        assert!((1..=MOST_NODES).contains(&nodes), "{done}");
+        moves.push((value(&done, "move").map(str::to_string), nodes));
+    }
+    assert_eq!(moves[0], moves[1]);
+    engine.send("level time=5 inc=0.05");
+    engine.send("go think");
+    let lines = engine.until("done");
+    assert!(
+        value(lines.last().expect("done"), "nodes").is_none(),
+        "{lines:?}"
+    );
+    engine.quit();
+}

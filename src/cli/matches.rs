@@ -74,6 +74,11 @@ pub struct MatchArgs {
     /// move), depth=N or nodes=N.
     #[arg(long, default_value = "10+0.1")]
     pub tc: TimeControl,
+    /// A virtual clock for a clock control: time passes as N nodes a millisecond, each move
+    /// charged the nodes it reports (Rafle's Hub `level nodes-time=N`, `done nodes=`), so that
+    /// the games do not depend on the machine's load: tests of time use beside other work.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes_time: Option<u64>,
     /// Milliseconds a move may exceed the clock by (process and pipe latency).
     #[arg(long, default_value_t = 100)]
     pub timemargin: u64,
@@ -158,6 +163,7 @@ fn run_variant<R: Rules>(args: &MatchArgs) -> Result<(), String> {
             margin: Duration::from_millis(args.timemargin),
             move_limit: Duration::from_secs_f64(args.move_limit),
             adjudication: ScoreAdjudication::parse(&args.adjudicate)?,
+            nodes_per_ms: args.nodes_time,
         },
         rounds: args.rounds as usize,
         max_games: args.games.map(|g| g as usize),

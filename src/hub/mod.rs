@@ -396,7 +396,9 @@ where
 /// Applies a `level` line to `limits` (all or nothing). Any of `moves`, `time`, `inc` switches
 /// to clock management, with `time` 30 s when absent, as in Scan. Each number must be in its
 /// range (`depth` 1..99, `nodes` from 1, `moves` from 0 = no limit, times 0..1e9 s): a value
-/// out of range is an error, never wrapped or clamped.
+/// out of range is an error, never wrapped or clamped. `nodes-time=N` (Rafle's own, from 1) makes
+/// the clock virtual: time passes as N nodes a millisecond (see [`Limits::nodes_per_ms`]), and
+/// `done` then says how many nodes the move took (`nodes=`), for the referee to charge.
 fn parse_level(line: &HubMessage, mut limits: Limits) -> Result<Limits, HubError> {
     const DEFAULT_CLOCK_SECONDS: u64 = 30;
     for (name, value) in &line.args {
@@ -420,6 +422,9 @@ fn parse_level(line: &HubMessage, mut limits: Limits) -> Result<Limits, HubError
                 }
             }
             "infinite" => limits.infinite = true,
+            "nodes-time" => {
+                limits.nodes_per_ms = Some(count(name, need(name, value)?, NODES_RANGE)?);
+            }
             "ponder" => {}
             other => log::info!("level: unknown argument '{}' ignored", excerpt(other)),
         }
@@ -461,6 +466,12 @@ mod tests {
                 .is_none()
         );
         assert!(level("level infinite").expect("valid").infinite);
+        assert_eq!(
+            level("level time=10 inc=0.1 nodes-time=500")
+                .expect("valid")
+                .nodes_per_ms,
+            Some(500)
+        );
     }
 
     #[test]
@@ -485,6 +496,8 @@ mod tests {
             "level depth=2147483648",
             "level depth=4294967296",
             "level nodes=0",
+            "level time=1 nodes-time=0",
+            "level time=1 nodes-time=x",
             "level moves=-1",
             "level moves=4294967296",
             "level move-time=-1",

@@ -205,6 +205,7 @@ impl<R: Rules> Session for VariantSession<R> {
             lines: self.lines,
         };
         let numbered = mode == Mode::Analyze && self.lines > 1;
+        let virtual_clock = limits.nodes_per_ms.is_some();
         let info_out = Arc::clone(&out);
         self.player.think(
             task,
@@ -229,6 +230,9 @@ impl<R: Rules> Session for VariantSession<R> {
                     if let Some(ponder) = outcome.ponder {
                         args.push(("ponder", text::hub::<R>(&ponder)));
                     }
+                }
+                if virtual_clock {
+                    args.push(("nodes", outcome.nodes.to_string()));
                 }
                 out.line(&protocol::format("done", &args));
             },

@@ -116,6 +116,7 @@ impl Contestant for DxpEngine {
                 text: text::hub::<International>(&mv),
                 elapsed,
                 score: None,
+                nodes: None,
             }),
             Ok(PeerEvent::GameEnd(end)) => Err(Failure::Error(format!(
                 "it ended the game over DXP (GAMEEND, {:?})",

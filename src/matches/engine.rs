@@ -46,6 +46,8 @@ pub struct MoveReply {
     pub elapsed: Duration,
     /// The last score the engine reported, in men, from its own side.
     pub score: Option<f64>,
+    /// The nodes the move took, when the engine says (Rafle's `done nodes=` on a virtual clock).
+    pub nodes: Option<u64>,
 }
 
 /// How an engine failed.

@@ -418,6 +418,7 @@ impl Contestant for HubEngine {
                             text: line.value("move").unwrap_or_default().to_string(),
                             elapsed: started.elapsed(),
                             score,
+                            nodes: line.value("nodes").and_then(|n| n.parse().ok()),
                         });
                     }
                     "info" => {

@@ -346,7 +346,7 @@ fn work<R: Rules>(shared: &WorkerContext<'_, R>, mut players: Players, sender: &
                     round: pairing.number,
                     white: shared.names[pairing.white].clone(),
                     black: shared.names[pairing.black].clone(),
-                    time_control: config.conditions.control.to_string(),
+                    time_control: config.conditions.control_text(),
                     termination: game.end.to_string(),
                 };
                 record::pdn_text(&game.record, game.end.result, &tags)
@@ -479,7 +479,7 @@ fn write_test_log(
         &id,
         &date.replace('.', "-"),
         status,
-        &config.conditions.control.to_string(),
+        &config.conditions.control_text(),
         settled,
         config.sprt.as_ref(),
         log,
@@ -575,7 +575,7 @@ pub fn run<R: Rules>(config: &MatchConfig, openings: &[Opening<R>]) -> Result<()
         openings.len(),
         config.rounds,
         if config.rounds == 1 { "" } else { "s" },
-        config.conditions.control,
+        config.conditions.control_text(),
         config.concurrency,
         config.log_dir.display()
     );

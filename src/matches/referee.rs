@@ -8,7 +8,7 @@
 //! by adjudication on the scores both engines agree on, or at a ply limit no real game reaches.
 
 use super::clock::{ClockVerdict, GameClock, TimeControl};
-use super::engine::{Contestant, Failure, GameOver, MoveRequest};
+use super::engine::{Contestant, Failure, GameOver, MoveReply, MoveRequest};
 use super::openings::Opening;
 use crate::core::Color;
 use crate::game::{Game, GameResult, ResultReason};
@@ -168,7 +168,40 @@ pub struct GameConditions {
     pub move_limit: Duration,
     /// Adjudication by agreed scores.
     pub adjudication: ScoreAdjudication,
+    /// A virtual clock: the engines are told (Hub `level nodes-time=N`) and charged time as
+    /// this many nodes a millisecond, from the node count each move reports, so that the
+    /// games do not depend on the machine's load.
+    pub nodes_per_ms: Option<u64>,
 }
+
+impl GameConditions {
+    /// The time control as the PDN, the test log and the match's banner name it: a virtual
+    /// clock adds its node rate (`10+0.1@500n/ms`).
+    pub fn control_text(&self) -> String {
+        match self.nodes_per_ms {
+            Some(rate) => format!("{}@{rate}n/ms", self.control),
+            None => self.control.to_string(),
+        }
+    }
+
+    /// The time a move took by the clock's measure: its nodes at the virtual clock's rate, or
+    /// the wall time (an engine that does not report its nodes is charged wall time).
+    fn charged(&self, reply: &MoveReply) -> Duration {
+        match (self.nodes_per_ms, reply.nodes) {
+            (Some(rate), Some(nodes)) => {
+                Duration::from_micros(nodes.saturating_mul(MICROS_PER_MS) / rate.max(1))
+            }
+            _ => reply.elapsed,
+        }
+    }
+}
+
+/// Microseconds in a millisecond (the unit of [`GameConditions::nodes_per_ms`]).
+const MICROS_PER_MS: u64 = 1000;
+/// On a virtual clock, a move may take this many times its allowance in wall time before the
+/// engine counts as hung: the clock no longer measures wall time, but a hung engine must still
+/// be caught.
+const VIRTUAL_DEADLINE_FACTOR: u32 = 20;
 
 /// Why a game ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -350,9 +383,13 @@ pub fn play_game<R: Rules>(
         }
         let side = record.position().side();
         let clock = &mut clocks[side.index()];
-        let level = clock.level();
+        let mut level = clock.level();
         let allowed = clock.allowance();
-        let deadline = allowed.map_or(conditions.move_limit, |a| a + conditions.margin);
+        let mut deadline = allowed.map_or(conditions.move_limit, |a| a + conditions.margin);
+        if let (Some(rate), Some(_)) = (conditions.nodes_per_ms, allowed) {
+            level.push(("nodes-time", rate.to_string()));
+            deadline = deadline * VIRTUAL_DEADLINE_FACTOR + conditions.move_limit;
+        }
         let request = MoveRequest {
             start: &start,
             moves: &moves,
@@ -366,7 +403,7 @@ pub fn play_game<R: Rules>(
                 break lost(side, termination, &players);
             }
         };
-        if clock.charge(reply.elapsed, conditions.margin) == ClockVerdict::Flagged {
+        if clock.charge(conditions.charged(&reply), conditions.margin) == ClockVerdict::Flagged {
             break lost(side, Termination::Time(allowed), &players);
         }
         // Engines answer in Hub move text, where the algebraic variants number their squares from
@@ -410,6 +447,40 @@ mod tests {
 
     fn words(text: &str) -> Vec<String> {
         text.split_whitespace().map(str::to_string).collect()
+    }
+
+    #[test]
+    fn a_virtual_clock_charges_the_reported_nodes() {
+        let conditions = |nodes_per_ms| GameConditions {
+            control: TimeControl::Clock {
+                moves: None,
+                time: Duration::from_secs(10),
+                increment: Duration::from_millis(100),
+            },
+            margin: Duration::ZERO,
+            move_limit: Duration::from_secs(1),
+            adjudication: ScoreAdjudication::default(),
+            nodes_per_ms,
+        };
+        let reply = |nodes| MoveReply {
+            text: String::new(),
+            elapsed: Duration::from_secs(3),
+            score: None,
+            nodes,
+        };
+        let virtual_clock = conditions(Some(500));
+        assert_eq!(
+            virtual_clock.charged(&reply(Some(250_000))),
+            Duration::from_millis(500)
+        );
+        // An engine that does not say its nodes is charged wall time.
+        assert_eq!(virtual_clock.charged(&reply(None)), Duration::from_secs(3));
+        assert_eq!(
+            conditions(None).charged(&reply(Some(250_000))),
+            Duration::from_secs(3)
+        );
+        assert_eq!(virtual_clock.control_text(), "10+0.1@500n/ms");
+        assert_eq!(conditions(None).control_text(), "10+0.1");
     }
 
     #[test]

@@ -61,6 +61,10 @@ pub struct Limits {
     pub clock: Option<Clock>,
     /// Run until stopped (limits above are ignored except `depth`).
     pub infinite: bool,
+    /// A virtual clock: the time of `move_time` and `clock` passes as this many nodes (all
+    /// threads) a millisecond, not as wall time, so that a test of time use gives the same games
+    /// on a loaded machine (Stockfish's `nodestime`).
+    pub nodes_per_ms: Option<u64>,
 }
 
 /// How the search is used.

@@ -174,7 +174,7 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
         if shared.limits.infinite || shared.control.is_pondering() {
             return false;
         }
-        time.should_stop_between_iterations(shared.started.elapsed())
+        time.should_stop_between_iterations(shared.elapsed())
     }
 
     /// The root search of one iteration, with a window around the previous score that widens on

@@ -37,6 +37,8 @@ const KEY_STACK: usize = 1024;
 
 /// Stored in the table's evaluation field when no static evaluation was computed.
 const NO_EVAL: i16 = i16::MIN;
+/// Microseconds in a millisecond (the unit of [`Limits::nodes_per_ms`]).
+const MICROS_PER_MS: u64 = 1000;
 
 /// Draw counters within this many plies of drawing the game are part of the table key: the same
 /// placement of pieces is then a different position for the search (a win there may no longer
@@ -130,6 +132,18 @@ pub(super) struct Shared<'a, R: Rules, E: Evaluator<R>> {
 }
 
 impl<'a, R: Rules, E: Evaluator<R>> Shared<'a, R, E> {
+    /// The time used so far by the clock's measure: wall time, or on a virtual clock the nodes
+    /// counted so far (see [`Limits::nodes_per_ms`]).
+    pub(super) fn elapsed(&self) -> Duration {
+        match self.limits.nodes_per_ms {
+            Some(rate) => {
+                let nodes = self.nodes.load(Ordering::Relaxed);
+                Duration::from_micros(nodes.saturating_mul(MICROS_PER_MS) / rate.max(1))
+            }
+            None => self.started.elapsed(),
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         table: &'a TranspositionTable,
@@ -297,7 +311,7 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             return;
         }
         if let Some(hard) = shared.hard_limit
-            && shared.started.elapsed() >= hard
+            && shared.elapsed() >= hard
         {
             self.stop_all();
         }
