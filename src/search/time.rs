@@ -44,12 +44,6 @@ const CHANGE_GROWTH: f64 = 1.3;
 const DROP_GROWTH: f64 = 1.3;
 /// Score drop that asks for more time.
 pub const SCORE_DROP: i32 = 30;
-/// A best move whose subtree took at least this share of an iteration's nodes stands far above
-/// the others (their refutations were cheap): an easy move. The idea is Stockfish's
-/// "best move effort"; the numbers are ours.
-const EASY_MOVE_SHARE: f64 = 0.95;
-/// The soft stop is this many times nearer after an iteration that found an easy move.
-const EASY_MOVE_FACTOR: f64 = 0.7;
 /// When pondering is on, plan a little more per move (the opponent's time is also ours).
 const PONDER_BONUS: f64 = 1.2;
 
@@ -60,8 +54,6 @@ pub struct TimeManager {
     hard: Option<Duration>,
     stop_share: f64,
     stability: f64,
-    /// [`EASY_MOVE_FACTOR`] after an iteration with an easy move, else 1.
-    effort: f64,
 }
 
 impl TimeManager {
@@ -74,7 +66,6 @@ impl TimeManager {
             hard: None,
             stop_share,
             stability: 1.0,
-            effort: 1.0,
         };
         if let Some(clock) = &limits.clock {
             let time = clock.time.as_secs_f64();
@@ -119,14 +110,8 @@ impl TimeManager {
         self.target
     }
 
-    /// Records a finished iteration: whether the best move changed, whether the score fell, and
-    /// the best move's share of the iteration's nodes.
-    pub fn iteration_done(&mut self, best_changed: bool, score_dropped: bool, best_share: f64) {
-        self.effort = if !best_changed && !score_dropped && best_share >= EASY_MOVE_SHARE {
-            EASY_MOVE_FACTOR
-        } else {
-            1.0
-        };
+    /// Records a finished iteration: whether the best move changed and whether the score fell.
+    pub fn iteration_done(&mut self, best_changed: bool, score_dropped: bool) {
         if best_changed {
             self.stability = (self.stability.max(1.0) * CHANGE_GROWTH).min(STABILITY_MAX);
         } else {
@@ -141,7 +126,7 @@ impl TimeManager {
     pub fn should_stop_between_iterations(&self, elapsed: Duration) -> bool {
         match (self.target, self.hard) {
             (Some(target), Some(hard)) => {
-                let soft = target.as_secs_f64() * self.stop_share * self.stability * self.effort;
+                let soft = target.as_secs_f64() * self.stop_share * self.stability;
                 elapsed.as_secs_f64() >= soft.min(hard.as_secs_f64())
             }
             (None, Some(hard)) => elapsed >= hard,
@@ -204,35 +189,5 @@ mod tests {
         // A short move time keeps a proportional reserve, not the fixed one.
         let fast = fixed_move_time(Duration::from_millis(100));
         assert_eq!(fast.hard(), Some(Duration::from_millis(95)));
-    }
-
-    /// The soft stop, found by bisection: the first elapsed time at which `manager` stops.
-    fn soft_stop(manager: &TimeManager) -> f64 {
-        let (mut low, mut high) = (0.0, manager.hard().expect("clock").as_secs_f64());
-        for _ in 0..40 {
-            let middle = (low + high) / 2.0;
-            if manager.should_stop_between_iterations(Duration::from_secs_f64(middle)) {
-                high = middle;
-            } else {
-                low = middle;
-            }
-        }
-        high
-    }
-
-    #[test]
-    fn an_easy_move_stops_sooner_for_one_iteration() {
-        let mut manager = TimeManager::new(&clock(60.0, 0.6, None), MID_GAME, false);
-        manager.iteration_done(false, false, 0.5);
-        let normal = soft_stop(&manager);
-        manager.iteration_done(false, false, 0.99);
-        let easy = soft_stop(&manager);
-        // The stable move's decay applies to both; the easy move's factor on top.
-        assert!((easy / normal - STABLE_DECAY * EASY_MOVE_FACTOR).abs() < 1e-6);
-        // A changed best move or a falling score is never easy, whatever its share.
-        manager.iteration_done(true, false, 1.0);
-        assert_eq!(manager.effort, 1.0);
-        manager.iteration_done(false, true, 1.0);
-        assert_eq!(manager.effort, 1.0);
     }
 }

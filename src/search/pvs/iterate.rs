@@ -46,8 +46,7 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
                 best = new_best;
                 pv = self.pv[0][..self.pv_length[0]].to_vec();
                 score = iteration_score;
-                let best_share = self.root_best_nodes as f64 / self.root_nodes.max(1) as f64;
-                time.iteration_done(changed && depth > 1, dropped, best_share);
+                time.iteration_done(changed && depth > 1, dropped);
             }
             // An aborted first iteration still gives the move (its partial line), but it is not
             // a completed depth: a helper's result is chosen over the main thread's by depth.

@@ -218,10 +218,6 @@ pub(super) struct Searcher<'s, 'a, R: Rules, E: Evaluator<R>> {
     leaf_plies: u64,
     leaves: u64,
     root_depth: i32,
-    /// Nodes of the last root search, and of its best move's subtree: a move that takes nearly
-    /// all of the effort stands far above the rest (the time manager's easy move).
-    root_nodes: u64,
-    root_best_nodes: u64,
     /// First moves of the lines already searched at this depth (multi-PV), left out at the root.
     lines_found: Vec<Move<BitsOf<R>>>,
 }
@@ -254,8 +250,6 @@ impl<'s, 'a, R: Rules, E: Evaluator<R>> Searcher<'s, 'a, R, E> {
             leaf_plies: 0,
             leaves: 0,
             root_depth: 0,
-            root_nodes: 0,
-            root_best_nodes: 0,
             lines_found: Vec::new(),
         }
     }

@@ -239,7 +239,6 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = list[0];
-        let (root_start, mut best_nodes) = (self.nodes, 0);
         let side = position.side().index();
         for index in 0..list.len() {
             if index > 0 {
@@ -261,7 +260,6 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
                 break;
             }
             let child = position.play(&mv);
-            let move_start = self.nodes;
             if futile && index > 0 && !mv.is_promotion() && !child.has_capture() {
                 continue;
             }
@@ -343,9 +341,6 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
             if value > best_score {
                 best_score = value;
                 best_move = mv;
-                if ROOT {
-                    best_nodes = self.nodes - move_start;
-                }
                 if value > alpha {
                     alpha = value;
                     self.update_pv(ply, mv);
@@ -357,10 +352,6 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
                     }
                 }
             }
-        }
-        if ROOT {
-            self.root_nodes = self.nodes - root_start;
-            self.root_best_nodes = best_nodes;
         }
         let bound = if best_score >= beta {
             Bound::Lower
