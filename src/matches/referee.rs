@@ -188,16 +188,12 @@ impl GameConditions {
     /// the wall time (an engine that does not report its nodes is charged wall time).
     fn charged(&self, reply: &MoveReply) -> Duration {
         match (self.nodes_per_ms, reply.nodes) {
-            (Some(rate), Some(nodes)) => {
-                Duration::from_micros(nodes.saturating_mul(MICROS_PER_MS) / rate.max(1))
-            }
+            (Some(rate), Some(nodes)) => crate::search::virtual_time(nodes, rate),
             _ => reply.elapsed,
         }
     }
 }
 
-/// Microseconds in a millisecond (the unit of [`GameConditions::nodes_per_ms`]).
-const MICROS_PER_MS: u64 = 1000;
 /// On a virtual clock, a move may take this many times its allowance in wall time before the
 /// engine counts as hung: the clock no longer measures wall time, but a hung engine must still
 /// be caught.

@@ -67,6 +67,15 @@ pub struct Limits {
     pub nodes_per_ms: Option<u64>,
 }
 
+/// Microseconds in a millisecond (the unit of [`Limits::nodes_per_ms`]).
+const MICROS_PER_MS: u64 = 1000;
+
+/// The time `nodes` take on a virtual clock of `nodes_per_ms` nodes a millisecond (see
+/// [`Limits::nodes_per_ms`]): the one conversion the search and the match referee share.
+pub fn virtual_time(nodes: u64, nodes_per_ms: u64) -> Duration {
+    Duration::from_micros(nodes.saturating_mul(MICROS_PER_MS) / nodes_per_ms.max(1))
+}
+
 /// How the search is used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Mode {

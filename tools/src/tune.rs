@@ -456,12 +456,15 @@ fn compare_losses(paths: &[PathBuf], names: &[String]) -> Result<(), String> {
             learn::train::cross_entropy(learn::train::sigmoid(k * p.searched), q),
         ]
     };
+    let all: Vec<Vec<[f64; 2]>> = positions
+        .iter()
+        .map(|p| (0..names.len()).map(|e| losses(p, e)).collect())
+        .collect();
     for (e, name) in names.iter().enumerate() {
         let mut per_game: std::collections::BTreeMap<u64, [f64; 2]> = Default::default();
         let mut total = [0f64; 2];
-        for p in &positions {
-            let own = losses(p, e);
-            let first = losses(p, 0);
+        for (p, of) in positions.iter().zip(&all) {
+            let (own, first) = (of[e], of[0]);
             let entry = per_game.entry(p.game).or_default();
             for i in 0..2 {
                 total[i] += own[i];

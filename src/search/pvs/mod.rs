@@ -37,8 +37,6 @@ const KEY_STACK: usize = 1024;
 
 /// Stored in the table's evaluation field when no static evaluation was computed.
 const NO_EVAL: i16 = i16::MIN;
-/// Microseconds in a millisecond (the unit of [`Limits::nodes_per_ms`]).
-const MICROS_PER_MS: u64 = 1000;
 
 /// Draw counters within this many plies of drawing the game are part of the table key: the same
 /// placement of pieces is then a different position for the search (a win there may no longer
@@ -136,10 +134,7 @@ impl<'a, R: Rules, E: Evaluator<R>> Shared<'a, R, E> {
     /// counted so far (see [`Limits::nodes_per_ms`]).
     pub(super) fn elapsed(&self) -> Duration {
         match self.limits.nodes_per_ms {
-            Some(rate) => {
-                let nodes = self.nodes.load(Ordering::Relaxed);
-                Duration::from_micros(nodes.saturating_mul(MICROS_PER_MS) / rate.max(1))
-            }
+            Some(rate) => super::virtual_time(self.nodes.load(Ordering::Relaxed), rate),
             None => self.started.elapsed(),
         }
     }
