@@ -3,10 +3,12 @@
 //! ([`super::patterns`]) and trainer read. Kept apart from both so that neither depends on the
 //! other for it.
 //!
-//! A layout is a block height and the rows its blocks start on. Every block is 4 files wide (two
-//! squares of each of its rows) and stands at files 0, 2, 4 and 6; a block read as it stands and
-//! its twin under the colour mirror share one table. The weight vector holds the tables, then the
-//! king squares, then the scalar [`Term`]s.
+//! A layout is a block height, the rows its blocks start on, and whether each block has one table
+//! or two (one for when the side whose view the block is read from is to move, one for when it
+//! is not). Every block is 4 files wide (two squares of each of its rows) and stands at files 0,
+//! 2, 4 and 6; a block read as it stands and its twin under the colour mirror share its tables.
+//! The weight vector holds the tables (all blocks' first tables, then all blocks' second ones),
+//! then the king squares, then the scalar [`Term`]s.
 
 /// Squares of a board row (playable ones).
 pub(super) const ROW_SQUARES: usize = 5;
@@ -24,8 +26,8 @@ pub(super) const PAIR_STATES: usize = 9;
 pub(super) const ROW_STATES: usize = 243;
 /// Squares of the largest block of any layout.
 pub const MAX_BLOCK_SQUARES: usize = 12;
-/// Pattern tables of the layout with the most.
-pub const MAX_TABLES: usize = 8;
+/// Blocks of the layout with the most (each with its twin).
+pub const MAX_BLOCKS: usize = 8;
 
 /// The scalar terms, in their order after the king squares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +65,11 @@ pub struct Layout {
     /// First rows of the blocks read as they stand (each block's twin starts at
     /// `ROWS - block_rows - row`).
     pub own_block_rows: &'static [usize],
+    /// Whether each block has a second table, read when the side whose view it is read from
+    /// (White for a block as it stands, Black for its twin) is not to move: patterns whose worth
+    /// depends on who moves first (tempo fights, exchanges about to happen) at no cost in
+    /// lookups.
+    pub per_side: bool,
 }
 
 impl Layout {
@@ -76,9 +83,25 @@ impl Layout {
         3usize.pow(self.block_squares() as u32)
     }
 
+    /// Blocks read as they stand (each with its twin).
+    pub const fn blocks(&self) -> usize {
+        self.own_block_rows.len() * WINDOWS
+    }
+
+    /// Tables of a block: two if [`Layout::per_side`].
+    pub const fn sets(&self) -> usize {
+        if self.per_side { 2 } else { 1 }
+    }
+
     /// Pattern tables.
     pub const fn tables(&self) -> usize {
-        self.own_block_rows.len() * WINDOWS
+        self.blocks() * self.sets()
+    }
+
+    /// Index of the first weight of `block`'s table in `set` (0: the viewing side is to move, or
+    /// the layout has one table a block; 1: it is not).
+    pub const fn table(&self, set: usize, block: usize) -> usize {
+        (set * self.blocks() + block) * self.table_size()
     }
 
     /// Index of the first king-square weight.
@@ -114,6 +137,7 @@ pub const BLOCKS_4X4: Layout = Layout {
     name: "4x4",
     block_rows: 4,
     own_block_rows: &[4, 6],
+    per_side: false,
 };
 
 /// 8 blocks of 4 files x 6 rows (3^12 states) at rows 0 and 4, overlapping on the middle two
@@ -123,6 +147,7 @@ pub const BLOCKS_4X6: Layout = Layout {
     name: "4x6",
     block_rows: 6,
     own_block_rows: &[4],
+    per_side: false,
 };
 
 /// The 4x6 blocks and, besides them, 4 blocks of 4 files x 6 rows at row 2 (the middle six
@@ -133,16 +158,27 @@ pub const BLOCKS_4X6M: Layout = Layout {
     name: "4x6m",
     block_rows: 6,
     own_block_rows: &[4, 2],
+    per_side: false,
+};
+
+/// The 4x6m blocks with two tables each, by whether the viewing side is to move: 16 tables, the
+/// same lookups as 4x6m.
+pub const BLOCKS_4X6M_SIDE: Layout = Layout {
+    id: 4,
+    name: "4x6m-side",
+    block_rows: 6,
+    own_block_rows: &[4, 2],
+    per_side: true,
 };
 
 /// Every layout.
-pub const LAYOUTS: [Layout; 3] = [BLOCKS_4X4, BLOCKS_4X6, BLOCKS_4X6M];
+pub const LAYOUTS: [Layout; 4] = [BLOCKS_4X4, BLOCKS_4X6, BLOCKS_4X6M, BLOCKS_4X6M_SIDE];
 
 const _: () = {
     let mut i = 0;
     while i < LAYOUTS.len() {
         assert!(LAYOUTS[i].block_squares() <= MAX_BLOCK_SQUARES);
-        assert!(LAYOUTS[i].tables() <= MAX_TABLES);
+        assert!(LAYOUTS[i].blocks() <= MAX_BLOCKS);
         i += 1;
     }
 };

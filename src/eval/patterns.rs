@@ -8,7 +8,10 @@
 //!   (kings are left to the king terms). A block and its twin under the colour mirror (board
 //!   turned half a turn, colours swapped) share one table: the block is read as it stands and
 //!   adds its weight, the twin is read as the mirror would see it and subtracts it, so the
-//!   evaluation is exactly antisymmetric under the colour mirror by construction.
+//!   evaluation is exactly antisymmetric under the colour mirror by construction. In a layout
+//!   with tables per side (4x6m-side) a block reads its first table when the side it is read
+//!   for (White as it stands, Black for the twin) is to move and its second one otherwise, which
+//!   keeps the symmetry.
 //! * **Other terms**, White minus Black: men, having a king, further kings, advancement (rows
 //!   the men have gone), balance (|sum of file offsets of the men|), king mobility, a king
 //!   square table (mirrored for Black), and the side to move.
@@ -128,10 +131,10 @@ const fn square_bit(square_index: usize) -> u32 {
 /// Entries of a block's bits-to-ternary table (every set of a block's squares).
 const BLOCK_SUBSETS: usize = 1 << MAX_BLOCK_SQUARES;
 
-/// The squares of each pattern table's block as it stands, and of its twin as it lies on the
-/// board (the colour mirror turns the board half a turn), as bit masks.
-const fn block_masks(layout: &Layout) -> [[u64; 2]; MAX_TABLES] {
-    let mut masks = [[0u64; 2]; MAX_TABLES];
+/// The squares of each block as it stands, and of its twin as it lies on the board (the colour
+/// mirror turns the board half a turn), as bit masks.
+const fn block_masks(layout: &Layout) -> [[u64; 2]; MAX_BLOCKS] {
+    let mut masks = [[0u64; 2]; MAX_BLOCKS];
     let mut group = 0;
     while group < layout.own_block_rows.len() {
         let top = layout.own_block_rows[group];
@@ -181,7 +184,7 @@ const fn block_ternary(squares: usize) -> [[u32; BLOCK_SUBSETS]; 2] {
 /// A layout known at compile time, so that the evaluation's loops and tables are constants.
 trait Blocks {
     const LAYOUT: Layout;
-    fn masks() -> &'static [[u64; 2]; MAX_TABLES];
+    fn masks() -> &'static [[u64; 2]; MAX_BLOCKS];
     fn ternary() -> &'static [[u32; BLOCK_SUBSETS]; 2];
 }
 
@@ -190,12 +193,12 @@ macro_rules! blocks {
     ($name:ident, $layout:path, $masks:ident, $ternary:ident) => {
         #[doc = concat!("[`", stringify!($layout), "`] at compile time.")]
         struct $name;
-        static $masks: [[u64; 2]; MAX_TABLES] = block_masks(&$layout);
+        static $masks: [[u64; 2]; MAX_BLOCKS] = block_masks(&$layout);
         static $ternary: [[u32; BLOCK_SUBSETS]; 2] = block_ternary($layout.block_squares());
 
         impl Blocks for $name {
             const LAYOUT: Layout = $layout;
-            fn masks() -> &'static [[u64; 2]; MAX_TABLES] {
+            fn masks() -> &'static [[u64; 2]; MAX_BLOCKS] {
                 &$masks
             }
             fn ternary() -> &'static [[u32; BLOCK_SUBSETS]; 2] {
@@ -208,6 +211,23 @@ macro_rules! blocks {
 blocks!(Blocks4x4, BLOCKS_4X4, MASKS_4X4, TERNARY_4X4);
 blocks!(Blocks4x6, BLOCKS_4X6, MASKS_4X6, TERNARY_4X6);
 blocks!(Blocks4x6m, BLOCKS_4X6M, MASKS_4X6M, TERNARY_4X6M);
+blocks!(
+    Blocks4x6mSide,
+    BLOCKS_4X6M_SIDE,
+    MASKS_4X6M_SIDE,
+    TERNARY_4X6M_SIDE
+);
+
+/// The table sets a position's blocks read in `layout`: `[as they stand, twins]` (see
+/// [`Layout::table`]).
+#[inline(always)]
+fn table_sets<R: Rules>(layout: &Layout, position: &Position<R>) -> [usize; 2] {
+    match (layout.per_side, position.side()) {
+        (false, _) => [0, 0],
+        (true, Color::White) => [0, 1],
+        (true, Color::Black) => [1, 0],
+    }
+}
 
 /// Which coordinate of a square a set of bit planes weighs.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -313,11 +333,15 @@ pub fn features<R: Rules>(
         }
         index
     };
+    let [own_set, twin_set] = table_sets(layout, position);
     for (group, &top) in layout.own_block_rows.iter().enumerate() {
         for window in 0..WINDOWS {
-            let base = (group * WINDOWS + window) * layout.table_size();
-            add(base + index(&codes, top, window), 1);
-            add(base + index(&mirrored, top, window), -1);
+            let block = group * WINDOWS + window;
+            add(layout.table(own_set, block) + index(&codes, top, window), 1);
+            add(
+                layout.table(twin_set, block) + index(&mirrored, top, window),
+                -1,
+            );
         }
     }
 
@@ -433,6 +457,7 @@ impl PatternWeights {
         match self.layout().id {
             id if id == BLOCKS_4X6.id => self.evaluate_in::<Blocks4x6, R>(position),
             id if id == BLOCKS_4X6M.id => self.evaluate_in::<Blocks4x6m, R>(position),
+            id if id == BLOCKS_4X6M_SIDE.id => self.evaluate_in::<Blocks4x6mSide, R>(position),
             _ => {
                 debug_assert_eq!(*self.layout(), BLOCKS_4X4);
                 self.evaluate_in::<Blocks4x4, R>(position)
@@ -449,12 +474,12 @@ impl PatternWeights {
         let mut sums = PhaseSums::new(self.pairs());
         let mut add = |parameter: usize, value: i32| sums.add(parameter, value);
         let ternary = L::ternary();
-        for (table, [own, twin]) in L::masks()[..layout.tables()].iter().enumerate() {
-            let base = table * layout.table_size();
+        let [own_set, twin_set] = table_sets(layout, position);
+        for (block, [own, twin]) in L::masks()[..layout.blocks()].iter().enumerate() {
             let index = ternary[0][extract(white, *own)] + 2 * ternary[0][extract(black, *own)];
-            add(base + index as usize, 1);
+            add(layout.table(own_set, block) + index as usize, 1);
             let index = ternary[1][extract(black, *twin)] + 2 * ternary[1][extract(white, *twin)];
-            add(base + index as usize, -1);
+            add(layout.table(twin_set, block) + index as usize, -1);
         }
         let white_men = white.count_ones() as i32;
         let black_men = black.count_ones() as i32;
@@ -589,13 +614,16 @@ mod tests {
             for position in random_positions() {
                 let mirror = position.mirror();
                 let mut expected = Vec::new();
+                // With tables per side, the second table is for when the viewing side is not to
+                // move.
+                let set = |viewer: Color| usize::from(layout.per_side && position.side() != viewer);
                 for (group, &top) in layout.own_block_rows.iter().enumerate() {
                     for window in 0..WINDOWS {
-                        let base = (group * WINDOWS + window) * layout.table_size();
+                        let block = group * WINDOWS + window;
                         let index = reference_index(layout, &position, top, window);
-                        expected.push((base + index, 1));
+                        expected.push((layout.table(set(Color::White), block) + index, 1));
                         let index = reference_index(layout, &mirror, top, window);
-                        expected.push((base + index, -1));
+                        expected.push((layout.table(set(Color::Black), block) + index, -1));
                     }
                 }
                 assert_eq!(pattern_terms(layout, &position), expected, "{position:?}");

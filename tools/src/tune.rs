@@ -103,8 +103,9 @@ enum Command {
         /// Games whose index is a multiple of this are held out for validation.
         #[arg(long, default_value_t = TrainSettings::DEFAULT.validation_every)]
         validation_every: u64,
-        /// Pattern blocks of the model: 4x4 (3^8 states, 8 tables), 4x6 (3^12, 4 tables) or 4x6m
-        /// (3^12, 8 tables: 4x6 and the middle six rows).
+        /// Pattern blocks of the model: 4x4 (3^8 states, 8 tables), 4x6 (3^12, 4 tables), 4x6m
+        /// (3^12, 8 tables: 4x6 and the middle six rows) or 4x6m-side (4x6m with a table for
+        /// each block by whether the side it is read for is to move: 16 tables, same lookups).
         #[arg(long, default_value = TrainSettings::DEFAULT.layout.name, value_parser = parse_layout)]
         layout: &'static Layout,
         /// Worker threads.
