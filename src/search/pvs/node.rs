@@ -136,14 +136,13 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
             }
         }
 
-        let mut list = if ROOT {
-            self.root_list()
+        let mut list = MoveList::new();
+        if ROOT {
+            self.push_root_moves(&mut list);
         } else {
-            let mut list = MoveList::new();
             movegen::generate(position, &mut list);
             counters.restrict(position, &mut list);
-            list
-        };
+        }
         if list.is_empty() {
             return Self::no_moves_score(ply);
         }
@@ -381,10 +380,10 @@ impl<R: Rules, E: Evaluator<R>> Searcher<'_, '_, R, E> {
         self.shared.root_moves.narrowed || !self.lines_found.is_empty()
     }
 
-    /// The moves to search at the root: the search's root moves less the first moves of the
-    /// lines already found at this depth (multi-PV), unless that leaves none.
-    fn root_list(&self) -> MoveList<BitsOf<R>> {
-        without(&self.shared.root_moves.moves, &self.lines_found)
+    /// Pushes the moves to search at the root: the search's root moves less the first moves of
+    /// the lines already found at this depth (multi-PV), unless that leaves none.
+    fn push_root_moves(&self, list: &mut MoveList<BitsOf<R>>) {
+        push_without(&self.shared.root_moves.moves, &self.lines_found, list);
     }
 
     pub(super) fn update_pv(&mut self, ply: usize, mv: Move<BitsOf<R>>) {
