@@ -1,7 +1,7 @@
 //! Every shell that builds an engine plays with the default evaluation. Issue 38: `rafle dxp`
 //! played with the hand-crafted one while the Hub played with the patterns, because the engine's
 //! evaluator type had a default. Each engine a shell builds logs its evaluation at start-up
-//! (`evaluation: patterns-20261207-m`, at info level from `rafle::player::options`); these tests
+//! (`evaluation: patterns-20261207-p`, at info level from `rafle::player::options`); these tests
 //! read that line from the real binary. `tests/dxp.rs` checks `rafle dxp` the same way, and the
 //! score it plays with as well.
 

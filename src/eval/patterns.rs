@@ -3,8 +3,9 @@
 //!
 //! * **Regions** (the weights file names its [`Layout`]): blocks of 4 files at files 0, 2, 4, 6,
 //!   4 rows high at rows 0, 2, 4, 6 (8 playable squares, 3^8 states) or 6 rows high at rows 0
-//!   and 4 (12 squares, 3^12 states), or 6 rows high at rows 0, 2 and 4 (4x6m, the shipped
-//!   weights' layout since patterns-20261206-i); each square empty, a white man or a black man
+//!   and 4 (12 squares, 3^12 states), or 6 rows high at rows 0, 2 and 4 (4x6m; with two tables
+//!   a block, 4x6m-side, the shipped weights' layout since patterns-20261207-p); each square
+//!   empty, a white man or a black man
 //!   (kings are left to the king terms). A block and its twin under the colour mirror (board
 //!   turned half a turn, colours swapped) share one table: the block is read as it stands and
 //!   adds its weight, the twin is read as the mirror would see it and subtracts it, so the

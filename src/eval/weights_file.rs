@@ -41,7 +41,7 @@ const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 /// tests) cannot disagree.
 macro_rules! embedded_name {
     () => {
-        "patterns-20261207-m"
+        "patterns-20261207-p"
     };
 }
 

@@ -135,7 +135,7 @@ pub fn load_book<R: Rules>(path: &Path) -> Result<Arc<Book<R>>, OptionError> {
 /// `openings`, `bench`): the evaluation `eval` (the shell's `eval` option, else
 /// [`Eval::default_eval`]), `threads` search threads and a table of `hash_mb` MiB. The table is
 /// asked for fallibly, so that the shell can say it cannot be had ([`engine_at_most`] settles for
-/// less). The evaluation is logged (`evaluation: patterns-20261207-m`) so that a log says what
+/// less). The evaluation is logged (`evaluation: patterns-20261207-p`) so that a log says what
 /// played; the tests read it.
 ///
 /// # Errors
