@@ -166,9 +166,8 @@ pub const BLOCKS_4X6M: Layout = Layout {
 pub const BLOCKS_4X6M_SIDE: Layout = Layout {
     id: 4,
     name: "4x6m-side",
-    block_rows: 6,
-    own_block_rows: &[4, 2],
     per_side: true,
+    ..BLOCKS_4X6M
 };
 
 /// Every layout.
